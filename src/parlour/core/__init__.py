@@ -1,0 +1,25 @@
+"""Shared foundations (stdlib only): seats, errors, the game protocol, seeded randomness."""
+
+from parlour.core.errors import (
+    GameOver,
+    IllegalAction,
+    InvalidAction,
+    NotYourTurn,
+    ParlourError,
+)
+from parlour.core.protocol import Action, GameSpec, Seat, Timeout
+from parlour.core.rng import derive_rng, derive_seed
+
+__all__ = [
+    "Action",
+    "GameOver",
+    "GameSpec",
+    "IllegalAction",
+    "InvalidAction",
+    "NotYourTurn",
+    "ParlourError",
+    "Seat",
+    "Timeout",
+    "derive_rng",
+    "derive_seed",
+]

@@ -1,0 +1,199 @@
+"""The conformance check every game must pass (a shared test helper, stdlib only).
+
+:func:`check_game` plays a seeded random game through a game's protocol and checks, at every
+step, what DESIGN.md asks of every engine:
+
+- the game terminates; while it is not over some seat may act, and every seat that may act has
+  a legal action;
+- every legal action applies; an action that is not legal is refused with a ``ParlourError``
+  and the state is left unchanged (states are never modified in place);
+- the game's own invariants hold (for card games: every card is in exactly one place);
+- text and JSON forms of every action round-trip;
+- views are JSON-ready, contain none of the seat's hidden information, and do not change when
+  everything hidden from that seat is redrawn;
+- replaying seed + actions rebuilds the identical state.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from parlour.core.errors import ParlourError
+from parlour.core.protocol import GameSpec
+
+
+@dataclass
+class GameRecord:
+    """A played game: its options, seed, every applied ``(seat, action, now_ms)`` and the end."""
+
+    options: Any
+    seed: int | str
+    moves: list[tuple[int | None, Any, int]] = field(default_factory=list)
+    final: Any = None
+
+
+def _pieces(obj: Any, out: set[Any]) -> Any:
+    # Add to ``out`` every list and scalar nested in obj, in a hashable form (lists as tuples,
+    # booleans tagged so that they never equal numbers); dicts are searched, not matched whole.
+    kind = type(obj)
+    if kind is list or kind is tuple:
+        frozen: Any = tuple([_pieces(item, out) for item in obj])
+    elif kind is dict:
+        for key, value in obj.items():
+            out.add(key)
+            _pieces(value, out)
+        return None
+    elif kind is bool:
+        frozen = ("bool", obj)
+    else:
+        frozen = obj
+    out.add(frozen)
+    return frozen
+
+
+def contains(haystack: Any, needle: Any) -> bool:
+    """Whether ``needle`` (a list or a scalar) equals ``haystack`` or any list or scalar nested
+    in it (dict keys and values, list items); ``true`` never equals ``1``.
+
+    >>> contains({"a": [1, [2, 3]]}, [2, 3]), contains({"a": [1, 2]}, [1]), contains([1], True)
+    (True, False, False)
+    """
+    pieces: set[Any] = set()
+    _pieces(haystack, pieces)
+    return _pieces(needle, set()) in pieces
+
+
+def check_view(spec: GameSpec, state: Any, seat: int | None, rng: random.Random) -> None:
+    """Check one view: JSON-ready, none of ``hidden_info`` in it, and unchanged when everything
+    hidden from ``seat`` is redrawn by ``scramble_hidden``."""
+    shown = spec.view(state, seat)
+    text = json.dumps(shown)
+    assert json.loads(text) == shown, "a view must survive a JSON round trip unchanged"
+    pieces: set[Any] = set()
+    _pieces(shown, pieces)
+    for secret in spec.hidden_info(state, seat):
+        assert _pieces(secret, set()) not in pieces, f"seat {seat}'s view shows hidden {secret!r}"
+    other = spec.scramble_hidden(state, seat, rng)
+    assert spec.view(other, seat) == shown, f"seat {seat}'s view depends on hidden information"
+
+
+def _round_trip(spec: GameSpec, action: Any) -> None:
+    assert spec.parse_action(str(action)) == action, f"text form of {action!r} does not round-trip"
+    wire = json.loads(json.dumps(action.to_json()))
+    assert spec.action_from_json(wire) == action, f"JSON form of {action!r} does not round-trip"
+
+
+def play_random(
+    spec: GameSpec,
+    options: Any,
+    seed: int | str,
+    rng: random.Random,
+    *,
+    max_steps: int = 100_000,
+    on_step: Callable[[Any, int | None, Any], None] | None = None,
+    clock: Callable[[Any], int] | None = None,
+) -> GameRecord:
+    """Play a whole game choosing uniformly among legal actions (acting seat chosen at random
+    among ``to_act``); raises ``AssertionError`` if it has not ended after ``max_steps``."""
+    state = spec.new_state(options, seed)
+    record = GameRecord(options, seed)
+    now = 0
+    for _ in range(max_steps):
+        if spec.outcome(state) is not None:
+            record.final = state
+            return record
+        now = clock(state) if clock else now
+        seats = list(spec.to_act(state))
+        assert seats, "the game is not over but nobody may act"
+        seat = rng.choice(seats)
+        actions = spec.legal_actions(state, seat)
+        assert actions, f"seat {seat} may act but has no legal action"
+        action = rng.choice(actions)
+        if on_step:
+            on_step(state, seat, action)
+        state = spec.apply(state, seat, action, now)
+        record.moves.append((seat, action, now))
+    raise AssertionError(f"the game did not end within {max_steps} steps")
+
+
+def replay(spec: GameSpec, record: GameRecord) -> Any:
+    """The state reached by applying a record's moves to a new game from its seed."""
+    state = spec.new_state(record.options, record.seed)
+    for seat, action, now in record.moves:
+        state = spec.apply(state, seat, action, now)
+    return state
+
+
+def check_game(
+    spec: GameSpec,
+    options: Any,
+    seed: int | str,
+    *,
+    views: bool = True,
+    view_stride: int = 20,
+    all_actions: bool = False,
+    seats: Iterable[int] = (),
+) -> GameRecord:
+    """Play one seeded random game and check everything listed in this module's docstring.
+
+    ``views``: check every seat's and a spectator's view (the costly part) at the first ten
+    steps, every ``view_stride``-th step after that, and at the end.
+    ``all_actions``: apply every legal action at every step, not just a sample.
+    ``seats``: the table's seats (for views and for refusing actions from the wrong seat).
+    """
+    rng = random.Random(f"conformance:{seed}")
+    seat_list = list(seats)
+    seen_actions: list[Any] = []
+    step = 0
+
+    def on_step(state: Any, seat: int | None, chosen: Any) -> None:
+        nonlocal step
+        step += 1
+        spec.check_invariants(state)
+        snapshot = copy.copy(state)
+        legal = spec.legal_actions(state, seat)  # type: ignore[arg-type]
+        assert legal == spec.legal_actions(state, seat), "legal_actions is not deterministic"  # type: ignore[arg-type]
+        tried = legal if all_actions else rng.sample(legal, min(3, len(legal)))
+        for action in tried:
+            _round_trip(spec, action)
+            after = spec.apply(state, seat, action, 0)
+            spec.check_invariants(after)
+        # Actions seen legal elsewhere: applied here they must succeed exactly when legal here.
+        for action in rng.sample(seen_actions, min(4, len(seen_actions))):
+            if action in legal:
+                spec.apply(state, seat, action, 0)
+            else:
+                try:
+                    spec.apply(state, seat, action, 0)
+                except ParlourError:
+                    pass
+                else:
+                    raise AssertionError(f"{action} was applied but is not in legal_actions")
+        acting = set(spec.to_act(state))
+        for other in seat_list:
+            if other not in acting and legal:
+                try:
+                    spec.apply(state, other, legal[0], 0)
+                except ParlourError:
+                    pass
+                else:
+                    raise AssertionError(f"seat {other} acted out of turn")
+        if views and (step <= 10 or step % view_stride == 0):
+            for viewer in [*seat_list, None]:
+                check_view(spec, state, viewer, rng)
+        assert state == snapshot, "apply or view changed the state it was given"
+        seen_actions.extend(rng.sample(legal, min(2, len(legal))))
+        del seen_actions[:-200]
+
+    record = play_random(spec, options, seed, rng, on_step=on_step)
+    spec.check_invariants(record.final)
+    if views:
+        for viewer in [*seat_list, None]:
+            check_view(spec, record.final, viewer, rng)
+    assert replay(spec, record) == record.final, "seed + actions did not rebuild the same state"
+    return record

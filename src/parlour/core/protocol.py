@@ -1,0 +1,75 @@
+"""The game protocol shared by SCOUT, SCAN and SNAP.
+
+A game is a set of pure functions over immutable states, with time and randomness as inputs
+(see DESIGN.md, "The game protocol"). :class:`GameSpec` bundles them so that tables, bots,
+the arena and the conformance tests can treat every game alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+Seat = int
+"""Seats are numbered 0..N-1; "left"/"next" is seat + 1 mod N."""
+
+
+@runtime_checkable
+class Action(Protocol):
+    """What every action offers: a text form (``str``) and a JSON form (``to_json``)."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """The input that advances a real-time game at its deadline, applied with seat ``None``."""
+
+    def __str__(self) -> str:
+        return "timeout"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "timeout"}
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game's implementation of the protocol.
+
+    - ``new_state(options, seed)``: a new game; chance is drawn from ``seed``.
+    - ``to_act(state)``: the seats that may act now, in seat order.
+    - ``legal_actions(state, seat)``: every legal action of ``seat``, in a deterministic order.
+    - ``apply(state, seat, action, now_ms)``: the next state; raises ``IllegalAction`` (or a
+      subclass) or ``InvalidAction`` and leaves ``state`` unchanged.
+    - ``view(state, seat)``: everything ``seat`` may see (``None``: a spectator), JSON-ready.
+    - ``deadline(state)``: when a ``Timeout`` will advance the game, or ``None``.
+    - ``outcome(state)``: ``None`` while the game goes on, then scores and ranks.
+    - ``parse_action(text)`` / ``action_from_json(obj)``: the inverse of ``str`` / ``to_json``.
+    - ``options_from_json(obj)``: the game's options from a JSON object (with defaults).
+
+    Test hooks used by the conformance suite (``parlour.core.conformance``):
+
+    - ``check_invariants(state)``: raises ``AssertionError`` if the state is inconsistent
+      (for example, cards not conserved).
+    - ``hidden_info(state, seat)``: JSON-ready values that ``seat`` must never see.
+    - ``scramble_hidden(state, seat, rng)``: a state with the same public information and the
+      same information for ``seat``, but everything hidden from ``seat`` redrawn at random.
+    """
+
+    name: str
+    min_players: int
+    max_players: int
+    new_state: Callable[..., Any]
+    to_act: Callable[[Any], Sequence[Seat]]
+    legal_actions: Callable[[Any, Seat], list[Any]]
+    apply: Callable[..., Any]
+    view: Callable[[Any, Seat | None], dict[str, Any]]
+    deadline: Callable[[Any], int | None]
+    outcome: Callable[[Any], Mapping[str, Any] | None]
+    parse_action: Callable[[str], Any]
+    action_from_json: Callable[[Any], Any]
+    options_from_json: Callable[[Any], Any]
+    check_invariants: Callable[[Any], None]
+    hidden_info: Callable[[Any, Seat | None], list[Any]]
+    scramble_hidden: Callable[..., Any]
