@@ -1,0 +1,154 @@
+"""What each seat may see of a SCOUT game, and the test hooks that prove nothing else leaks.
+
+Public: every hand's size, the active show and its owner, score piles' sizes, chips, Scout & Show
+availability, whether each seat has made its flip decision, every past action (which card was
+scouted, how it was rotated and where it was inserted), round results and totals.
+Private: the cards in other hands, the set-aside cards, other seats' flip choices, the seed.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from parlour.games.scout.cards import Card
+from parlour.games.scout.rules import legal_actions, outcome, to_act
+from parlour.games.scout.state import PHASE_NAMES, State
+
+
+def _cards(cards: tuple[Card, ...]) -> list[list[int]]:
+    return [[c[0], c[1]] for c in cards]
+
+
+def _event(state: State, event: tuple[Any, ...], seat: int | None) -> dict[str, Any]:
+    kind = event[0]
+    if kind == "flip":
+        _, rnd, who, flipped = event
+        out: dict[str, Any] = {"type": "flip_decided", "round": rnd + 1, "seat": who}
+        if who == seat:
+            out["flip"] = flipped
+        return out
+    if kind == "show":
+        _, rnd, who, start, length, group, captured = event
+        return {
+            "type": "show",
+            "round": rnd + 1,
+            "seat": who,
+            "start": start,
+            "length": length,
+            "cards": _cards(group),
+            "captured": captured,
+        }
+    if kind in ("scout", "scout_show"):
+        _, rnd, who, end, rotate, insert, taken, owner = event
+        return {
+            "type": kind,
+            "round": rnd + 1,
+            "seat": who,
+            "end": end,
+            "rotate": rotate,
+            "insert": insert,
+            "card": [taken[0], taken[1]],
+            "chip_to": owner,
+        }
+    _, rnd, _reason, _seat = event
+    return {"type": "round_end", **state.results[rnd].to_json()}
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    """Everything ``seat`` may see, as JSON-ready data (``seat=None``: a spectator).
+
+    ``hand`` is the seat's own hand, left to right, each card ``[up, down]`` (``None`` for a
+    spectator); ``legal_actions`` lists the seat's legal actions in text form; ``log`` is the
+    current round's history (earlier rounds: ``results``, or :func:`history`).
+    """
+    players = len(state.hands)
+    me = seat if seat is not None and 0 <= seat < players else None
+    seats = []
+    for s in range(players):
+        seats.append(
+            {
+                "seat": s,
+                "hand_size": len(state.hands[s]),
+                "captured": len(state.piles[s]),
+                "chips": state.chips[s],
+                "scout_show_available": state.scout_show[s],
+                "flip_decided": state.flips[s] is not None,
+                "total": state.totals[s],
+            }
+        )
+    return {
+        "game": "scout",
+        "options": state.options.to_json(),
+        "seat": me,
+        "players": players,
+        "round": state.round + 1,
+        "rounds": state.options.rounds,
+        "phase": PHASE_NAMES[state.phase],
+        "start_seat": state.start_seat,
+        "turn": state.turn,
+        "to_act": list(to_act(state)),
+        "hand": _cards(state.hands[me]) if me is not None else None,
+        "flip": state.flips[me] if me is not None else None,
+        "legal_actions": [str(a) for a in legal_actions(state, me)] if me is not None else [],
+        "seats": seats,
+        "active_show": _cards(state.active),
+        "owner": state.owner,
+        "pending_scout_show": state.pending,
+        "scouts_since_show": state.scouts,
+        "set_aside_count": len(state.set_aside),
+        "results": [r.to_json() for r in state.results],
+        "totals": list(state.totals),
+        "outcome": outcome(state),
+        "log": [_event(state, e, me) for e in state.events(state.round)],
+    }
+
+
+def history(state: State, seat: int | None) -> list[dict[str, Any]]:
+    """The whole game's history as ``seat`` may see it (views carry the current round only)."""
+    players = len(state.hands)
+    me = seat if seat is not None and 0 <= seat < players else None
+    return [_event(state, e, me) for e in state.events()]
+
+
+def hidden_info(state: State, seat: int | None) -> list[Any]:
+    """JSON-ready values ``seat`` must never see: the seed, other seats' hands (with three or
+    more cards, so that a match cannot be a coincidence) and the set-aside cards."""
+    secrets: list[Any] = []
+    if state.seed is not None:
+        secrets.append(state.seed)
+    for s, hand in enumerate(state.hands):
+        if s != seat and len(hand) >= 3:
+            secrets.append(_cards(hand))
+    if len(state.set_aside) >= 3:
+        secrets.append(_cards(state.set_aside))
+    return secrets
+
+
+def scramble_hidden(state: State, seat: int | None, rng: random.Random) -> State:
+    """A state identical for ``seat`` and in public, with everything hidden from ``seat`` redrawn:
+    the other hands' cards and orientations (sizes kept), the set-aside cards, other seats'
+    flip choices (in the state and in the history) and the seed."""
+    others = [s for s in range(len(state.hands)) if s != seat]
+    pool = [c for s in others for c in state.hands[s]] + list(state.set_aside)
+    rng.shuffle(pool)
+    pool = [(c[1], c[0]) if rng.random() < 0.5 else c for c in pool]
+    new = state.clone()
+    hands = list(state.hands)
+    flips = list(state.flips)
+    for s in others:
+        size = len(hands[s])
+        hands[s], pool = tuple(pool[:size]), pool[size:]
+        if flips[s] is not None:
+            flips[s] = rng.random() < 0.5
+    new.hands = tuple(hands)
+    new.flips = tuple(flips)
+    new.set_aside = tuple(pool)
+    new.seed = rng.randrange(10**12, 10**13)
+    log: Any = None
+    for event in state.events():
+        if event[0] == "flip" and event[2] != seat:
+            event = (*event[:3], rng.random() < 0.5)
+        log = (log, event)
+    new.log = log
+    return new
