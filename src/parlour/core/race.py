@@ -1,0 +1,112 @@
+"""Who was first: races decided from reaction times (SNAP N9, SCAN C14), as pure functions.
+
+The server is the referee. Each reveal has a sequence number; a browser paints it, notes the
+paint time and sends its reaction time ``rt`` (key press minus paint). Computer opponents draw
+reaction times for the same reveal. A race is decided on reaction times, so a human on a slow link
+is not beaten by the network; two bounds keep a forged ``rt`` from helping:
+
+- an ``rt`` below :data:`ANTICIPATION_MS` is anticipation: a call on the previous state;
+- the credited reaction time is at least the one implied by the arrival time less the seat's
+  round-trip allowance, so a forged ``rt`` gains at most the jitter margin.
+
+Nothing here reads a clock: times are plain numbers in milliseconds, so tests use plain numbers.
+
+>>> calls = [RaceEntry(seat=0, rt_ms=412), RaceEntry(seat=1, rt_ms=405), RaceEntry(2, 431)]
+>>> [e.seat for e in first_group(calls, tie_window_ms=20)]
+[1, 0]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+TIE_WINDOW_MS = 20
+"""Default tie window: inputs this close in reaction time are simultaneous."""
+ANTICIPATION_MS = 100
+"""Reaction times below this are anticipation, not a reaction to the reveal."""
+JITTER_MS = 30
+"""Default jitter allowance added to a seat's smoothed round-trip time."""
+MAX_EXTRA_WAIT_MS = 250
+"""Cap on how much longer than the fastest bot the referee waits for a human (N9)."""
+
+
+@dataclass(frozen=True, order=True)
+class RaceEntry:
+    """One timed input in a race: who, the credited reaction time, and what it was.
+
+    ``kind`` is the game's own word (``"snap"``, ``"touch"``, ``"bluffo"``…); ``detail`` carries
+    anything else the game needs (for example which blue card was touched).
+    """
+
+    seat: int
+    rt_ms: int
+    kind: str = "call"
+    detail: int = 0
+
+
+def is_anticipation(rt_ms: int, threshold_ms: int = ANTICIPATION_MS) -> bool:
+    """Whether a reaction time is too fast to be a reaction (a call on the previous state).
+
+    >>> is_anticipation(80), is_anticipation(100)
+    (True, False)
+    """
+    return rt_ms < threshold_ms
+
+
+def effective_rt(
+    reported_rt_ms: int,
+    reveal_sent_ms: int,
+    arrival_ms: int,
+    rtt_ms: int,
+    jitter_ms: int = JITTER_MS,
+) -> int:
+    """The reaction time a call is credited with (N9 anti-forgery).
+
+    ``arrival - reveal_sent`` spans the reveal's trip out, the reaction and the call's trip back,
+    so ``arrival - reveal_sent - (rtt + jitter)`` is a lower bound on the true reaction time; the
+    credited time is the larger of that and the reported one. Negative reports count as 0.
+
+    >>> effective_rt(300, reveal_sent_ms=1000, arrival_ms=1400, rtt_ms=80)   # honest, slow link
+    300
+    >>> effective_rt(120, reveal_sent_ms=1000, arrival_ms=1400, rtt_ms=80)   # forged: 290
+    290
+    """
+    implied = arrival_ms - reveal_sent_ms - rtt_ms - jitter_ms
+    return max(reported_rt_ms, implied, 0)
+
+
+def wait_until(
+    reveal_sent_ms: int,
+    fastest_bot_rt_ms: int,
+    rtt_ms: int,
+    jitter_ms: int = JITTER_MS,
+    cap_ms: int = MAX_EXTRA_WAIT_MS,
+) -> int:
+    """When the referee stops waiting for a human's call and decides (N9): the reveal time plus
+    the fastest bot's reaction time plus the seat's round trip and jitter, that extra capped.
+
+    >>> wait_until(1000, fastest_bot_rt_ms=400, rtt_ms=90)
+    1520
+    >>> wait_until(1000, fastest_bot_rt_ms=400, rtt_ms=900)
+    1650
+    """
+    return reveal_sent_ms + fastest_bot_rt_ms + min(rtt_ms + jitter_ms, cap_ms)
+
+
+def first_group(
+    entries: Iterable[RaceEntry], tie_window_ms: int = TIE_WINDOW_MS
+) -> list[RaceEntry]:
+    """The earliest entry and every entry within ``tie_window_ms`` of it, earliest first (ties in
+    reaction time by seat). One entry: a clear winner; more: simultaneous. Empty input: empty.
+
+    >>> first_group([RaceEntry(0, 500), RaceEntry(1, 520)], tie_window_ms=20)  # doctest: +ELLIPSIS
+    [RaceEntry(seat=0, ...), RaceEntry(seat=1, ...)]
+    >>> len(first_group([RaceEntry(0, 500), RaceEntry(1, 521)], tie_window_ms=20))
+    1
+    """
+    ordered = sorted(entries, key=lambda e: (e.rt_ms, e.seat))
+    if not ordered:
+        return []
+    first = ordered[0].rt_ms
+    return [e for e in ordered if e.rt_ms - first <= tie_window_ms]
