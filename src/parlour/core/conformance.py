@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.core.errors import ParlourError
-from parlour.core.protocol import GameSpec
+from parlour.core.protocol import GameSpec, Timeout
 
 
 @dataclass
@@ -95,11 +95,18 @@ def play_random(
     rng: random.Random,
     *,
     max_steps: int = 100_000,
-    on_step: Callable[[Any, int | None, Any], None] | None = None,
-    clock: Callable[[Any], int] | None = None,
+    on_step: Callable[[Any, int | None, Any, int], None] | None = None,
+    timeout_chance: float = 0.3,
 ) -> GameRecord:
     """Play a whole game choosing uniformly among legal actions (acting seat chosen at random
-    among ``to_act``); raises ``AssertionError`` if it has not ended after ``max_steps``."""
+    among ``to_act``); raises ``AssertionError`` if it has not ended after ``max_steps``.
+
+    Real-time games: while ``deadline(state)`` is set, time moves forward by a random amount not
+    past the deadline before each action, and with probability ``timeout_chance`` (always, when
+    no seat may act) the player lets the deadline pass: ``Timeout()`` is applied at the deadline.
+    Turn-based games (no deadline) play at time 0. ``on_step(state, seat, action, now)`` is
+    called before each action (``seat`` is ``None`` for a timeout).
+    """
     state = spec.new_state(options, seed)
     record = GameRecord(options, seed)
     now = 0
@@ -107,15 +114,23 @@ def play_random(
         if spec.outcome(state) is not None:
             record.final = state
             return record
-        now = clock(state) if clock else now
         seats = list(spec.to_act(state))
-        assert seats, "the game is not over but nobody may act"
-        seat = rng.choice(seats)
-        actions = spec.legal_actions(state, seat)
-        assert actions, f"seat {seat} may act but has no legal action"
-        action = rng.choice(actions)
+        due = spec.deadline(state)
+        if due is not None and (not seats or rng.random() < timeout_chance):
+            assert due >= now, "a deadline lies in the past"
+            now = due
+            seat: int | None = None
+            action: Any = Timeout()
+        else:
+            assert seats, "the game is not over, nobody may act and there is no deadline"
+            if due is not None:
+                now = rng.randint(now, due)
+            seat = rng.choice(seats)
+            actions = spec.legal_actions(state, seat)
+            assert actions, f"seat {seat} may act but has no legal action"
+            action = rng.choice(actions)
         if on_step:
-            on_step(state, seat, action)
+            on_step(state, seat, action, now)
         state = spec.apply(state, seat, action, now)
         record.moves.append((seat, action, now))
     raise AssertionError(f"the game did not end within {max_steps} steps")
@@ -151,25 +166,32 @@ def check_game(
     seen_actions: list[Any] = []
     step = 0
 
-    def on_step(state: Any, seat: int | None, chosen: Any) -> None:
+    def on_step(state: Any, seat: int | None, chosen: Any, now: int) -> None:
         nonlocal step
         step += 1
         spec.check_invariants(state)
         snapshot = copy.copy(state)
-        legal = spec.legal_actions(state, seat)  # type: ignore[arg-type]
-        assert legal == spec.legal_actions(state, seat), "legal_actions is not deterministic"  # type: ignore[arg-type]
+        if seat is None:  # a timeout: check the state it leads to, and the views, only
+            spec.check_invariants(spec.apply(state, None, chosen, now))
+            if views and (step <= 10 or step % view_stride == 0):
+                for viewer in [*seat_list, None]:
+                    check_view(spec, state, viewer, rng)
+            assert state == snapshot, "apply or view changed the state it was given"
+            return
+        legal = spec.legal_actions(state, seat)
+        assert legal == spec.legal_actions(state, seat), "legal_actions is not deterministic"
         tried = legal if all_actions else rng.sample(legal, min(3, len(legal)))
         for action in tried:
             _round_trip(spec, action)
-            after = spec.apply(state, seat, action, 0)
+            after = spec.apply(state, seat, action, now)
             spec.check_invariants(after)
         # Actions seen legal elsewhere: applied here they must succeed exactly when legal here.
         for action in rng.sample(seen_actions, min(4, len(seen_actions))):
             if action in legal:
-                spec.apply(state, seat, action, 0)
+                spec.apply(state, seat, action, now)
             else:
                 try:
-                    spec.apply(state, seat, action, 0)
+                    spec.apply(state, seat, action, now)
                 except ParlourError:
                     pass
                 else:
@@ -178,7 +200,7 @@ def check_game(
         for other in seat_list:
             if other not in acting and legal:
                 try:
-                    spec.apply(state, other, legal[0], 0)
+                    spec.apply(state, other, legal[0], now)
                 except ParlourError:
                     pass
                 else:
