@@ -1,0 +1,5 @@
+"""SCOUT computer opponents."""
+
+from parlour.bots.scout.heuristic import GreedyBot, HeuristicBot
+
+__all__ = ["GreedyBot", "HeuristicBot"]
