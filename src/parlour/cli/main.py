@@ -1,9 +1,31 @@
-"""``parlour``: the command line (``parlour serve | play | arena | bench | replay``)."""
+"""``parlour``: the command line (``parlour serve | play | arena | bench | replay | cards``)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+
+
+def write_cards(game: str, out: Path, colour_blind: bool = False) -> list[Path]:
+    """Write every card drawing of ``game`` as SVG files into ``out``; returns the files written.
+
+    For SCAN: one file per design (``shape-00.svg`` … ``colour-22.svg``), a sheet per category
+    (``sheet-shape.svg`` …), the Bluffo card and two sample cards. Creates ``out`` if needed.
+    Raises ``ValueError`` for a game without card drawings and ``OSError`` if a file cannot be
+    written.
+    """
+    if game != "scan":
+        raise ValueError(f"no card drawings for game {game!r}; only scan has them")
+    from parlour.games.scan.svg import deck_files
+
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in deck_files(colour_blind=colour_blind).items():
+        path = out / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -14,7 +36,21 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--db", default="parlour.db")
+    cards = sub.add_parser("cards", help="write a game's card drawings as SVG files")
+    cards.add_argument("game", choices=["scan"], help="the game whose cards to draw")
+    cards.add_argument("--out", type=Path, required=True, help="folder to write into")
+    cards.add_argument(
+        "--colour-blind", action="store_true", help="add a letter to each colour stripe"
+    )
     args = parser.parse_args(argv)
+    if args.command == "cards":
+        try:
+            written = write_cards(args.game, args.out, colour_blind=args.colour_blind)
+        except OSError as error:
+            print(f"parlour cards: cannot write to {args.out}: {error}", file=sys.stderr)
+            return 1
+        print(f"wrote {len(written)} SVG files to {args.out}")
+        return 0
     if args.command == "serve":
         print(
             "parlour serve: the web server is not built yet (see the open issue 'Play SCOUT in "
