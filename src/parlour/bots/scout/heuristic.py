@@ -42,15 +42,32 @@ def partition(values: Sequence[int]) -> list[int]:
 
 
 def best_group_key(values: Sequence[int]) -> int:
-    """The strength (``group_key``) of the strongest group in a hand (0 if empty)."""
+    """The strength (``group_key``) of the strongest group in a hand (0 if empty).
+
+    >>> best_group_key([2, 7, 7, 1]) == group_key([7, 7])
+    True
+    """
     best = 0
-    n = len(values)
-    for i in range(n):
-        for j in range(i + 1, n + 1):
-            key = group_key(values[i:j])
-            if key == 0:
-                break
-            best = max(best, key)
+    length = 0
+    step = 99
+    prev = -99
+    for v in values:
+        d = v - prev
+        prev = v
+        if d == step:
+            length += 1
+        elif -1 <= d <= 1:
+            length = 2
+            step = d
+        else:
+            length = 1
+            step = 99
+        if step == 1:
+            key = (length << 5) + v - length + 1
+        else:
+            key = (length << 5) + (v if step == -1 else 16 + v)
+        if key > best:
+            best = key
     return best
 
 
@@ -81,6 +98,50 @@ def hand_quality(values: Sequence[int], w: Weights = Weights()) -> float:
     )
 
 
+def evaluate(
+    cards: Sequence[Sequence[int]],
+    active_cards: Sequence[Sequence[int]],
+    players: int,
+    action: Any,
+    w: Weights = Weights(),
+) -> float:
+    """The value of ``action`` for a seat holding ``cards`` (``(up, down)``, left to right)
+    facing the active show ``active_cards``, at a table of ``players`` (higher is better)."""
+    hand = [c[0] for c in cards]
+    active = list(active_cards)
+    opp = 1.0 / max(1, players - 1)
+    if isinstance(action, Flip):
+        values = [c[1] for c in reversed(cards)] if action.flip else hand
+        return hand_quality(values, w)
+    if isinstance(action, Show):
+        rest = hand[: action.start] + hand[action.start + action.length :]
+        shown = hand[action.start : action.start + action.length]
+        if not rest:
+            return 100.0 + len(active)  # emptying the hand ends the round: take it
+        return w.captured * len(active) + hand_quality(rest, w) + w.tempo * group_key(shown)
+    if isinstance(action, (Scout, ScoutShow)):
+        card = active[0] if action.end == "left" else active[-1]
+        number = card[1] if action.rotate else card[0]
+        new_hand = hand[: action.insert] + [number] + hand[action.insert :]
+        chip_cost = 0.6 if players == 2 else opp  # 2 players: a spent chip would have scored
+        if isinstance(action, Scout):
+            return hand_quality(new_hand, w) - chip_cost
+        rest_show = active[1:] if action.end == "left" else active[:-1]
+        target = group_key([c[0] for c in rest_show])
+        best = -1e9
+        for i in range(len(new_hand)):
+            for j in range(i + 1, len(new_hand) + 1):
+                key = group_key(new_hand[i:j])
+                if key == 0:
+                    break
+                if key > target:
+                    rest = new_hand[:i] + new_hand[j:]
+                    value = w.captured * len(rest_show) + hand_quality(rest, w) + w.tempo * key
+                    best = max(best, value + (100.0 if not rest else 0.0))
+        return best - chip_cost - 0.4  # spending Scout & Show has a cost too
+    return 0.0
+
+
 class HeuristicBot:
     """One-move lookahead over every legal action with the evaluation described above."""
 
@@ -92,49 +153,7 @@ class HeuristicBot:
 
     def score(self, view: Mapping[str, Any], action: Any) -> float:
         """The value of ``action`` for the viewing seat (higher is better)."""
-        w = self.weights
-        hand = [c[0] for c in view["hand"]]
-        active = [c for c in view["active_show"]]
-        players = view["players"]
-        opp = 1.0 / max(1, players - 1)
-        if isinstance(action, Flip):
-            values = [c[1] for c in reversed(view["hand"])] if action.flip else hand
-            return hand_quality(values, w)
-        if isinstance(action, Show):
-            rest = hand[: action.start] + hand[action.start + action.length :]
-            shown = hand[action.start : action.start + action.length]
-            if not rest:
-                return 100.0 + len(active)  # emptying the hand ends the round: take it
-            return w.captured * len(active) + hand_quality(rest, w) + w.tempo * group_key(shown)
-        if isinstance(action, (Scout, ScoutShow)):
-            card = active[0] if action.end == "left" else active[-1]
-            number = card[1] if action.rotate else card[0]
-            new_hand = hand[: action.insert] + [number] + hand[action.insert :]
-            chip_cost = 0.0 if players == 2 else opp
-            if players == 2:
-                chip_cost = 0.6  # a spent chip would have scored at round end
-            value = hand_quality(new_hand, w) - chip_cost
-            if isinstance(action, ScoutShow):
-                rest_show = active[1:] if action.end == "left" else active[:-1]
-                target = group_key([c[0] for c in rest_show])
-                best = -1e9
-                for i in range(len(new_hand)):
-                    for j in range(i + 1, len(new_hand) + 1):
-                        key = group_key(new_hand[i:j])
-                        if key == 0:
-                            break
-                        if key > target:
-                            rest = new_hand[:i] + new_hand[j:]
-                            v = (
-                                w.captured * len(rest_show)
-                                + hand_quality(rest, w)
-                                + w.tempo * key
-                                + (100.0 if not rest else 0.0)
-                            )
-                            best = max(best, v)
-                value = best - chip_cost - 0.4  # spending Scout & Show has a cost too
-            return value
-        return 0.0
+        return evaluate(view["hand"], view["active_show"], view["players"], action, self.weights)
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
         """The legal action with the best score (ties and ``noise`` broken by ``rng``)."""
