@@ -42,7 +42,28 @@ def main(argv: list[str] | None = None) -> int:
     cards.add_argument(
         "--colour-blind", action="store_true", help="add a letter to each colour stripe"
     )
+    arena = sub.add_parser(
+        "arena",
+        help="play seeded games between bots and report win rates",
+        description="Play seeded games between any mix of bots (duplicate deals: each deal is "
+        "replayed with the lineup rotated through the seats) and report per-bot statistics.",
+    )
+    arena.add_argument("--game", default="scout", help="the game (default scout)")
+    arena.add_argument(
+        "--bots",
+        required=True,
+        help="comma-separated lineup, one per seat: random, greedy, heuristic[:noise], "
+        "search[:seconds], beginner, easy, medium, hard, expert",
+    )
+    arena.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    arena.add_argument("--seed", type=int, default=0, help="first deal's seed (default 0)")
+    arena.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    arena.add_argument("--no-duplicate", action="store_true", help="fresh deal for every game")
+    arena.add_argument("--json", type=Path, help="write one record per bot as JSON")
+    arena.add_argument("--csv", type=Path, help="write one record per bot as CSV")
     args = parser.parse_args(argv)
+    if args.command == "arena":
+        return _arena(args)
     if args.command == "cards":
         try:
             written = write_cards(args.game, args.out, colour_blind=args.colour_blind)
@@ -58,6 +79,30 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    return 0
+
+
+def _arena(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from parlour.cli.arena import render, run_arena, write_outputs
+
+    lineup = [name.strip() for name in args.bots.split(",") if name.strip()]
+    try:
+        stats = run_arena(
+            args.game,
+            lineup,
+            args.games,
+            seed=args.seed,
+            workers=args.workers,
+            duplicate=not args.no_duplicate,
+        )
+    except (ValueError, KeyError) as error:
+        print(f"parlour arena: {error}", file=sys.stderr)
+        return 2
+    title = f"{args.game}, {len(lineup)} players, {stats[0].games} games"
+    Console(width=140).print(render(stats, title))
+    write_outputs(stats, args.json, args.csv)
     return 0
 
 

@@ -1,0 +1,241 @@
+"""The arena: seeded games between any mix of bots, with duplicate deals, in parallel.
+
+Each deal (a seed) is played once per rotation of the lineup, so every bot sits in every seat
+with the same cards and luck cancels out. Results per lineup entry: games, win rate with a 95 %
+Wilson interval (a shared win counts as a fraction), mean score, mean score difference against
+the other seats, milliseconds per move (median and p95) and an openskill rating.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from openskill.models import PlackettLuce
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from parlour.bots.levels import make_bot
+from parlour.games.registry import get_game
+
+
+@dataclass
+class GameResult:
+    """One game: per lineup entry, its seat, score, rank (1 = best), win share and move times."""
+
+    deal: int
+    rotation: int
+    seats: list[int]
+    scores: list[float]
+    ranks: list[int]
+    win_share: list[float]
+    move_ms: list[list[float]]
+
+
+@dataclass
+class EntryStats:
+    """Everything the arena reports for one lineup entry."""
+
+    name: str
+    games: int = 0
+    wins: float = 0.0
+    scores: list[float] = field(default_factory=list)
+    diffs: list[float] = field(default_factory=list)
+    move_ms: list[float] = field(default_factory=list)
+    rating: float = 0.0
+
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    def interval(self) -> tuple[float, float]:
+        """The 95 % Wilson score interval of the win rate."""
+        n = self.games
+        if n == 0:
+            return (0.0, 0.0)
+        p, z = self.win_rate(), 1.959964
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return (max(0.0, centre - half), min(1.0, centre + half))
+
+    def to_json(self) -> dict[str, Any]:
+        low, high = self.interval()
+        return {
+            "bot": self.name,
+            "games": self.games,
+            "wins": round(self.wins, 3),
+            "win_rate": round(self.win_rate(), 4),
+            "ci95": [round(low, 4), round(high, 4)],
+            "mean_score": round(statistics.fmean(self.scores), 3) if self.scores else None,
+            "mean_score_diff": round(statistics.fmean(self.diffs), 3) if self.diffs else None,
+            "ms_per_move_median": round(statistics.median(self.move_ms), 3)
+            if self.move_ms
+            else None,
+            "ms_per_move_p95": round(_percentile(self.move_ms, 95), 3) if self.move_ms else None,
+            "rating": round(self.rating, 2),
+        }
+
+
+def _percentile(values: Sequence[float], pct: float) -> float:
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, math.ceil(pct / 100 * len(ordered)) - 1))
+    return ordered[k]
+
+
+def play_game(
+    game: str, players: int, lineup: Sequence[str], deal: int, rotation: int, options: Any = None
+) -> GameResult:
+    """Play one turn-based game: lineup entry ``i`` sits in seat ``(i + rotation) % players``.
+
+    Bots see only their seat's view and legal actions; each has its own seeded generator.
+    """
+    spec = get_game(game)
+    seats = [(i + rotation) % players for i in range(players)]
+    by_seat = {seat: i for i, seat in enumerate(seats)}
+    bots = [make_bot(game, name) for name in lineup]
+    rngs = [random.Random(f"{deal}:{rotation}:{i}") for i in range(players)]
+    opts = {"players": players, **(options or {})}
+    state = spec.new_state(opts, deal)
+    move_ms: list[list[float]] = [[] for _ in lineup]
+    while spec.outcome(state) is None:
+        seat = spec.to_act(state)[0]
+        entry = by_seat[seat]
+        legal = spec.legal_actions(state, seat)
+        start = time.perf_counter()
+        action = bots[entry].choose(spec.view(state, seat), legal, rngs[entry])
+        move_ms[entry].append((time.perf_counter() - start) * 1000)
+        state = spec.apply(state, seat, action)
+    result = spec.outcome(state)
+    assert result is not None
+    winners = result["winners"]
+    return GameResult(
+        deal=deal,
+        rotation=rotation,
+        seats=seats,
+        scores=[result["scores"][s] for s in seats],
+        ranks=[result["ranks"][s] for s in seats],
+        win_share=[(1 / len(winners) if s in winners else 0.0) for s in seats],
+        move_ms=move_ms,
+    )
+
+
+def _play_task(task: tuple[str, int, list[str], int, int]) -> GameResult:
+    return play_game(*task)
+
+
+def entry_names(lineup: Sequence[str]) -> list[str]:
+    """Lineup names made unique: ``heuristic``, ``heuristic#2``…"""
+    seen: dict[str, int] = {}
+    names = []
+    for name in lineup:
+        seen[name] = seen.get(name, 0) + 1
+        names.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return names
+
+
+def run_arena(
+    game: str,
+    lineup: Sequence[str],
+    games: int,
+    *,
+    seed: int = 0,
+    workers: int = 1,
+    duplicate: bool = True,
+    console: Console | None = None,
+) -> list[EntryStats]:
+    """Play ``games`` games (rounded up to whole rotations with duplicate deals) and return
+    per-entry statistics. Raises ``ValueError`` for a bad lineup."""
+    players = len(lineup)
+    spec = get_game(game)
+    if not spec.min_players <= players <= spec.max_players:
+        raise ValueError(f"{game} is for {spec.min_players}-{spec.max_players} players")
+    for name in lineup:
+        make_bot(game, name)  # fail early on a bad name
+    rotations = players if duplicate else 1
+    deals = max(1, math.ceil(games / rotations))
+    tasks = [
+        (game, players, list(lineup), seed + d, r if duplicate else (seed + d) % players)
+        for d in range(deals)
+        for r in range(rotations)
+    ]
+    results: list[GameResult] = []
+    console = console or Console(stderr=True)
+    with Progress(console=console, transient=True) as progress:
+        bar = progress.add_task(f"{game} {players}p", total=len(tasks))
+        if workers <= 1:
+            for task in tasks:
+                results.append(_play_task(task))
+                progress.advance(bar)
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                for result in pool.map(_play_task, tasks, chunksize=1):
+                    results.append(result)
+                    progress.advance(bar)
+    return summarize(lineup, results)
+
+
+def summarize(lineup: Sequence[str], results: Sequence[GameResult]) -> list[EntryStats]:
+    """Per-entry statistics and openskill ratings from game results (in order)."""
+    names = entry_names(lineup)
+    stats = [EntryStats(name) for name in names]
+    model = PlackettLuce()
+    ratings = [model.rating(name=name) for name in names]
+    for result in results:
+        for i, entry in enumerate(stats):
+            entry.games += 1
+            entry.wins += result.win_share[i]
+            entry.scores.append(result.scores[i])
+            others = [s for j, s in enumerate(result.scores) if j != i]
+            entry.diffs.append(result.scores[i] - statistics.fmean(others))
+            entry.move_ms.extend(result.move_ms[i])
+        teams = model.rate([[r] for r in ratings], ranks=list(result.ranks))
+        ratings = [team[0] for team in teams]
+    for entry, rating in zip(stats, ratings, strict=True):
+        entry.rating = rating.ordinal()
+    return stats
+
+
+def render(stats: Sequence[EntryStats], title: str) -> Table:
+    """The results as a rich table."""
+    table = Table(title=title)
+    for column in ("bot", "games", "win rate", "95% CI", "mean score", "score diff",
+                   "ms/move p50", "ms/move p95", "rating"):  # fmt: skip
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for entry in stats:
+        row = entry.to_json()
+        table.add_row(
+            entry.name,
+            str(entry.games),
+            f"{row['win_rate']:.1%}",
+            f"{row['ci95'][0]:.1%}–{row['ci95'][1]:.1%}",
+            f"{row['mean_score']:.2f}",
+            f"{row['mean_score_diff']:+.2f}",
+            f"{row['ms_per_move_median']:.2f}",
+            f"{row['ms_per_move_p95']:.2f}",
+            f"{row['rating']:.1f}",
+        )
+    return table
+
+
+def write_outputs(
+    stats: Sequence[EntryStats], json_path: Path | None, csv_path: Path | None
+) -> None:
+    """Write one record per bot as JSON and/or CSV."""
+    records = [entry.to_json() for entry in stats]
+    if json_path:
+        json_path.write_text(json.dumps(records, indent=2) + "\n")
+    if csv_path:
+        with csv_path.open("w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(records[0]))
+            writer.writeheader()
+            for record in records:
+                writer.writerow({**record, "ci95": f"{record['ci95'][0]}-{record['ci95'][1]}"})
