@@ -6,7 +6,7 @@ import importlib
 
 from parlour.core import GameSpec
 
-GAMES = ("scout",)
+GAMES = ("scout", "scan", "snap")
 """The games with an engine, by name."""
 
 

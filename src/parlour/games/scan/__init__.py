@@ -1,0 +1,104 @@
+"""SCAN (Parker Brothers, 1970): the rules engine, following ``shared/rules/scan.md`` (C1–C14).
+
+A real-time game with time as an input: touches and Bluffo slaps are collected and races are
+decided at deadlines, by reaction time (see :mod:`parlour.games.scan.rules`). The card drawings
+(``designs.py``, ``svg.py``) are not imported here: the engine only compares design ids.
+
+>>> import random
+>>> from parlour.core import Timeout
+>>> from parlour.games import scan
+>>> rng = random.Random(1)
+>>> state, now = scan.new_state({"players": 3, "bluffo": True}, seed=42), 0
+>>> while scan.outcome(state) is None:
+...     seats, due = scan.to_act(state), scan.deadline(state)
+...     if seats and rng.random() < 0.8:
+...         now = rng.randint(now, due)
+...         seat = rng.choice(seats)
+...         state = scan.apply(state, seat, rng.choice(scan.legal_actions(state, seat)), now)
+...     else:
+...         now = due
+...         state = scan.apply(state, None, Timeout(), now)
+>>> len(scan.outcome(state)["scores"])
+3
+"""
+
+from parlour.core import GameSpec
+from parlour.games.scan.actions import (
+    Action,
+    Bluffo,
+    ChooseCategory,
+    Touch,
+    action_from_json,
+    parse_action,
+)
+from parlour.games.scan.cards import CATEGORIES, Card, deal_deck, latin_rectangle, match_index
+from parlour.games.scan.rules import (
+    apply,
+    check_invariants,
+    deadline,
+    deadline_kind,
+    legal_actions,
+    outcome,
+    to_act,
+)
+from parlour.games.scan.state import (
+    GameResult,
+    Pending,
+    ScanOptions,
+    State,
+    new_state,
+    options_from_json,
+    state_from_cards,
+)
+from parlour.games.scan.view import hidden_info, scramble_hidden, view
+
+GAME = GameSpec(
+    name="scan",
+    min_players=2,
+    max_players=8,
+    new_state=new_state,
+    to_act=to_act,
+    legal_actions=legal_actions,
+    apply=apply,
+    view=view,
+    deadline=deadline,
+    outcome=outcome,
+    parse_action=parse_action,
+    action_from_json=action_from_json,
+    options_from_json=options_from_json,
+    check_invariants=check_invariants,
+    hidden_info=hidden_info,
+    scramble_hidden=scramble_hidden,
+)
+
+__all__ = [
+    "CATEGORIES",
+    "GAME",
+    "Action",
+    "Bluffo",
+    "Card",
+    "ChooseCategory",
+    "GameResult",
+    "Pending",
+    "ScanOptions",
+    "State",
+    "Touch",
+    "action_from_json",
+    "apply",
+    "check_invariants",
+    "deadline",
+    "deadline_kind",
+    "deal_deck",
+    "hidden_info",
+    "latin_rectangle",
+    "legal_actions",
+    "match_index",
+    "new_state",
+    "options_from_json",
+    "outcome",
+    "parse_action",
+    "scramble_hidden",
+    "state_from_cards",
+    "to_act",
+    "view",
+]

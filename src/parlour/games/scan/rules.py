@@ -1,0 +1,565 @@
+"""SCAN's rules (C6–C14): who may act, what is legal, what inputs and deadlines do, scoring.
+
+Time and races. The engine reads no clock: every input is applied at a ``now_ms`` the caller
+gives, and everything that happens without an input happens at a deadline, when the table
+applies ``Timeout()`` with seat ``None`` (``deadline(state)`` says when). There is always
+exactly one deadline until the game is over:
+
+- *pause*: the next reveal, ``reveal_pause_ms`` after the last round ended (or after the game
+  was set up). With a Dealer's Choice pending, the deadline is the end of the choice
+  (``choice_timer_ms`` after the round ended); when it passes the category stays unchanged and
+  the card is revealed at once if the pause is over too. After a game's last round of a four in a
+  row series, the timeout sets up the next game and the pause starts again before its reveal.
+- *round* with no undecided input: the end of the round, ``round_timer_ms`` after the reveal
+  (C9), or, after a right Bluffo slap, the end of the confirmation window.
+- *round* with undecided inputs: ``decision_window_ms`` after the first of them arrived (or the
+  end of the round, if earlier). Inputs are collected until then: a seat has at most one input
+  waiting, and leaves ``to_act`` until it is decided.
+
+Deciding (C14): the waiting inputs are ordered by credited reaction time (``rt_ms``, or
+``now_ms - reveal_ms`` when not given); inputs within ``tie_window_ms`` of each other are
+simultaneous (``core.race.first_group``).
+
+- If a correct touch is among them, the earliest correct touch and the correct touches within
+  the window of it are simultaneous: one of them wins (drawn from the seeded generator if
+  several). Inputs more than the window before it take effect first (a wrong touch disqualifies;
+  a slap makes a wrong claimant); every other input is beaten (within the window: a correct
+  touch beats a simultaneous Bluffo slap or wrong touch) or too late.
+- Otherwise every input takes effect in order: a wrong touch disqualifies; the earliest Bluffo
+  slap (simultaneous slaps: drawn) becomes the claim if there is none yet, later slaps are
+  ignored; a "no match" call (empty stack) is right, and the round ends with no winner, or
+  wrong, and disqualifies.
+
+After deciding, the round ends if nobody eligible is left, or if its end has come: with a right
+Bluffo claim the claimant wins, otherwise nobody does (C9). A player input applied after the
+deadline is refused: the table applies the timeout first. A reaction time under
+``anticipation_ms`` is a touch before the card was seen (N9): it is ignored, without penalty.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parlour.core import GameOver, IllegalAction, InvalidAction, NotYourTurn, Timeout, derive_rng
+from parlour.core.race import first_group
+from parlour.games.scan.actions import (
+    BLUFFO,
+    CHOICES,
+    TOUCHES,
+    Action,
+    Bluffo,
+    ChooseCategory,
+    Touch,
+    check_action,
+)
+from parlour.games.scan.cards import (
+    BLUFFO_CARDS,
+    CARDS,
+    CATEGORIES,
+    DESIGNS,
+    Card,
+    match_index,
+)
+from parlour.games.scan.state import (
+    OVER,
+    PAUSE,
+    ROUND,
+    GameResult,
+    Pending,
+    State,
+    reveal,
+    setup_game,
+)
+
+# --------------------------------------------------------------------------------------------
+# Who acts, what is legal, when the next deadline is
+
+
+def to_act(state: State) -> tuple[int, ...]:
+    """The seats that may act now: in a round every eligible seat (not disqualified, not the
+    Bluffo claimant) with no input waiting; in a pause the winner naming the next category
+    (Dealer's Choice), else nobody; nobody once the game is over."""
+    if state.phase == ROUND:
+        busy = {p.seat for p in state.pending}
+        return tuple(s for s in state.eligible() if s not in busy)
+    if state.phase == PAUSE and state.chooser is not None:
+        return (state.chooser,)
+    return ()
+
+
+def bluffo_allowed(state: State) -> bool:
+    """C10: whether a Bluffo input is possible in this round: Bluffo is played and nobody has
+    slapped yet (with an empty stack it is the "no match" call, which is always possible)."""
+    return state.options.bluffo and state.claimant is None
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    """Every legal action of ``seat``, in a fixed order: in a round ``Touch(i)`` for every
+    position of the layout, then ``Bluffo()`` when allowed; in a pause, for the Dealer's Choice
+    winner, the four categories in card order. Actions are listed without reaction time; the
+    same action with any ``rt_ms`` is equally legal. A seat that may not act has none."""
+    if seat not in to_act(state):
+        return []
+    if state.phase == ROUND:
+        out: list[Action] = list(TOUCHES[: len(state.layout)])
+        if bluffo_allowed(state):
+            out.append(BLUFFO)
+        return out
+    return list(CHOICES)
+
+
+def round_end(state: State) -> int:
+    """When the current round ends with no further input: the end of the confirmation window
+    after a right Bluffo slap, else ``round_timer_ms`` after the reveal (C9)."""
+    if state.confirm_until is not None:
+        return state.confirm_until
+    return state.reveal_ms + state.options.round_timer_ms
+
+
+def deadline(state: State) -> int | None:
+    """When ``Timeout()`` advances the game (see the module docstring), or ``None`` once it is
+    over."""
+    if state.phase == ROUND:
+        end = round_end(state)
+        if state.pending:
+            return min(state.pending[0].arrival_ms + state.options.decision_window_ms, end)
+        return end
+    if state.phase == PAUSE:
+        return state.choice_until if state.chooser is not None else state.next_reveal_ms
+    return None
+
+
+def deadline_kind(state: State) -> str | None:
+    """What happens at the deadline: "reveal", "next_game", "choice", "decision",
+    "confirmation", "round_timer", or ``None`` when the game is over."""
+    if state.phase == ROUND:
+        end = round_end(state)
+        if state.pending and state.pending[0].arrival_ms + state.options.decision_window_ms < end:
+            return "decision"
+        return "confirmation" if state.confirm_until is not None else "round_timer"
+    if state.phase == PAUSE:
+        if state.chooser is not None:
+            return "choice"
+        return "next_game" if state.game_finished else "reveal"
+    return None
+
+
+def outcome(state: State) -> dict[str, Any] | None:
+    """``None`` while the game goes on; then the total scores, ranks (1 = best; equal totals
+    share a rank), the winners (C12: highest total; ties share) and each game's result."""
+    if state.phase != OVER:
+        return None
+    totals = state.totals
+    top = max(totals)
+    return {
+        "scores": list(totals),
+        "ranks": [1 + sum(1 for u in totals if u > t) for t in totals],
+        "winners": [s for s, t in enumerate(totals) if t == top],
+        "games": [r.to_json() for r in state.results],
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# apply
+
+
+def _check_seat(state: State, seat: object) -> int:
+    if seat is None:
+        raise NotYourTurn("only the table's Timeout is applied without a seat")
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise NotYourTurn(f"a seat is a number from 0 to {state.players - 1}, not {seat!r}")
+    if not 0 <= seat < state.players:
+        raise NotYourTurn(f"there is no seat {seat} at a {state.players}-player table")
+    return seat
+
+
+def _check_time(state: State, now_ms: object) -> int:
+    if isinstance(now_ms, bool) or not isinstance(now_ms, int):
+        raise InvalidAction(f"now_ms must be a whole number of milliseconds, not {now_ms!r}")
+    if now_ms < state.time_ms:
+        raise IllegalAction(
+            f"time runs forward: the last input was applied at {state.time_ms} ms, "
+            f"so {now_ms} ms is too early"
+        )
+    return now_ms
+
+
+def apply(state: State, seat: int | None, action: Action, now_ms: int) -> State:
+    """The state after ``seat`` plays ``action`` at time ``now_ms`` (or, with seat ``None`` and
+    ``Timeout()``, after the deadline has passed).
+
+    Raises ``GameOver``; ``NotYourTurn`` (no such seat, or the seat may not act now: disqualified,
+    the Bluffo claimant, an input already waiting, not the Dealer's Choice winner);
+    ``IllegalAction`` (no such blue card, Bluffo not allowed, a choice during a round, a Timeout
+    before its deadline or from a seat, an input after the deadline, time running backwards);
+    ``InvalidAction`` (not a SCAN action). ``state`` itself is never changed.
+    """
+    if state.phase == OVER:
+        raise GameOver("the game is over")
+    action = check_action(action)
+    now = _check_time(state, now_ms)
+    due = deadline(state)
+    assert due is not None
+    if type(action) is Timeout:
+        if seat is not None:
+            raise IllegalAction(
+                f"a timeout is applied by the table with seat None, not seat {seat}"
+            )
+        if now < due:
+            raise IllegalAction(f"nothing is due yet: the deadline is at {due} ms, not {now} ms")
+        return _timeout(state, now)
+    who = _check_seat(state, seat)
+    if state.phase == ROUND:
+        return _input(state, who, action, now, due)
+    return _choose(state, who, action, now, due)
+
+
+def _too_late(action: Action, now: int, due: int) -> IllegalAction:
+    return IllegalAction(
+        f"'{action}' at {now} ms is too late: the deadline at {due} ms has passed, "
+        "and the table applies its timeout first"
+    )
+
+
+def _input(state: State, seat: int, action: Action, now: int, due: int) -> State:
+    if seat in state.disqualified:
+        raise NotYourTurn(f"seat {seat} touched a wrong card and is out until the next reveal")
+    if seat == state.claimant:
+        raise NotYourTurn(f"seat {seat} slapped Bluffo and may not touch this round")
+    for p in state.pending:
+        if p.seat == seat:
+            raise NotYourTurn(
+                f"seat {seat} has already acted; it is decided at {deadline(state)} ms"
+            )
+    if type(action) is Touch:
+        assert isinstance(action, Touch)
+        size = len(state.layout)
+        if action.blue_index >= size:
+            raise IllegalAction(
+                f"'{action}': there is no blue card at position {action.blue_index}; "
+                f"the layout has positions 0 to {size - 1}"
+            )
+        kind, index, rt = "touch", action.blue_index, action.rt_ms
+    elif type(action) is Bluffo:
+        assert isinstance(action, Bluffo)
+        if not state.options.bluffo:
+            raise IllegalAction("Bluffo is not played at this table")
+        if state.claimant is not None:
+            raise IllegalAction(
+                f"seat {state.claimant} has already slapped Bluffo this round; "
+                "later slaps are ignored"
+            )
+        kind, index, rt = "bluffo", None, action.rt_ms
+    else:
+        raise IllegalAction(
+            "a category is named between rounds, by the winner of a round with Dealer's Choice"
+        )
+    if now > due:
+        raise _too_late(action, now, due)
+    credited = now - state.reveal_ms if rt is None else rt
+    new = state.clone()
+    new.time_ms = now
+    if credited < state.options.anticipation_ms:  # N9: a reaction before the card was seen
+        new.log = (*state.log, ("anticipation", seat, kind, credited))
+        return new
+    new.pending = (*state.pending, Pending(seat, kind, index, credited, now))
+    return new
+
+
+def _choose(state: State, seat: int, action: Action, now: int, due: int) -> State:
+    if state.chooser is None:
+        raise NotYourTurn(f"no card is revealed; the next reveal is at {state.next_reveal_ms} ms")
+    if seat != state.chooser:
+        raise NotYourTurn(f"seat {state.chooser} names the next category, not seat {seat}")
+    if type(action) is not ChooseCategory:
+        raise IllegalAction(
+            "no card is revealed: name the next card's category ('choose shape', 'choose "
+            "pattern', 'choose position' or 'choose colour')"
+        )
+    assert isinstance(action, ChooseCategory)
+    if now > due:
+        raise _too_late(action, now, due)
+    new = state.clone()
+    new.time_ms = now
+    new.category = CATEGORIES.index(action.category)
+    new.chooser = None
+    new.next_reveal_ms = max(state.next_reveal_ms, now)
+    new.log = (*state.log, ("choose", seat, new.category))
+    return new
+
+
+def _timeout(state: State, now: int) -> State:
+    new = state.clone()
+    new.time_ms = now
+    if state.phase == PAUSE:
+        if state.chooser is not None:  # C11: no choice in time, the category is unchanged
+            new.log = (*state.log, ("choice_lapsed", state.chooser, state.category))
+            new.chooser = None
+            new.next_reveal_ms = max(state.next_reveal_ms, now)
+            if now < new.next_reveal_ms:
+                return new
+        if state.game_finished:  # C13: the next game of four in a row
+            setup_game(new, state.game + 1, now)
+        else:
+            lapsed = new.log[-1:] if new.log[-1][0] == "choice_lapsed" else ()
+            reveal(new, now)
+            new.log = lapsed + new.log  # the new round's log shows that the choice lapsed
+        return new
+    if state.pending:
+        _decide(new, now)
+    if new.phase == ROUND and (not new.eligible() or now >= round_end(new)):
+        if new.claimant is not None and new.confirm_until is not None:
+            _bluffo_win(new, now)
+        else:
+            _no_winner(new, now, "all_disqualified" if not new.eligible() else "timer")
+    return new
+
+
+# --------------------------------------------------------------------------------------------
+# Deciding a race (C14) and ending a round (C8–C12)
+
+
+def _draw(state: State, kind: str, seats: list[int]) -> int:
+    # C14: simultaneous inputs; the winner is drawn from the game's seeded generator.
+    return derive_rng(state.seed, "scan", "draw", state.seq, kind).choice(sorted(seats))
+
+
+def _is_correct(state: State, p: Pending) -> bool:
+    assert state.tan is not None
+    cat = state.round_category
+    return p.blue_index is not None and state.layout[p.blue_index][cat] == state.tan[cat]
+
+
+def _decide(new: State, now: int) -> None:
+    # Decide the waiting inputs of ``new`` (a state under construction) at ``now``.
+    assert new.tan is not None
+    tie = new.options.tie_window_ms
+    entries = sorted(new.pending, key=lambda p: (p.rt_ms, p.seat))
+    new.pending = ()
+    log = list(new.log)
+    correct = [p for p in entries if _is_correct(new, p)]
+    if not correct:
+        if not _settle(new, entries, log, now):
+            new.log = tuple(log)
+        return
+    first = correct[0].rt_ms
+    tied = [e.seat for e in first_group([p.entry() for p in correct], tie)]
+    winner = tied[0] if len(tied) == 1 else _draw(new, "touch", tied)
+    if len(tied) > 1:
+        log.append(("draw", "touch", tuple(tied), winner))
+    before = [p for p in entries if p.rt_ms < first - tie]
+    _settle(new, before, log, now)  # there is a match, so this cannot end the round
+    for p in entries[len(before) :]:
+        if p.seat == winner:
+            verdict = "won"
+        elif p.seat in tied:
+            verdict = "tie_lost"
+        else:
+            verdict = "beaten" if p.rt_ms <= first + tie else "late"
+        log.append(_entry_event(p, verdict))
+    new.log = tuple(log)
+    _touch_win(new, winner, now)
+
+
+def _settle(new: State, entries: list[Pending], log: list[tuple[Any, ...]], now: int) -> bool:
+    # Let inputs that are not correct touches take effect, in order of reaction time (C7, C10):
+    # wrong touches and wrong "no match" calls disqualify; the earliest slap (simultaneous ones:
+    # drawn) becomes the claim if there is none yet, later ones are ignored; a right "no match"
+    # call ends the round with no winner. Returns whether the round ended (``new.log`` is then
+    # written).
+    assert new.tan is not None
+    has_match = match_index(new.layout, new.tan, new.round_category) is not None
+    slapping = new.stack > 0
+    claimed = False
+    if slapping and new.claimant is None:
+        slaps = [p.entry() for p in entries if p.kind == "bluffo"]
+        if slaps:
+            tied = [e.seat for e in first_group(slaps, new.options.tie_window_ms)]
+            new.claimant = tied[0] if len(tied) == 1 else _draw(new, "bluffo", tied)
+            claimed = True
+            if len(tied) > 1:
+                log.append(("draw", "bluffo", tuple(tied), new.claimant))
+    disqualified = set(new.disqualified)
+    for i, p in enumerate(entries):
+        if p.kind == "touch":
+            disqualified.add(p.seat)
+            log.append(_entry_event(p, "wrong"))
+        elif slapping:
+            ignored = not claimed or p.seat != new.claimant
+            log.append(_entry_event(p, "ignored" if ignored else "claim"))
+        elif has_match:  # a wrong "no match" call disqualifies
+            disqualified.add(p.seat)
+            log.append(_entry_event(p, "wrong"))
+        else:  # a right "no match" call: the card is set aside, for nobody
+            log.append(_entry_event(p, "right"))
+            log += [_entry_event(q, "late") for q in entries[i + 1 :]]
+            new.disqualified = frozenset(disqualified)
+            new.log = tuple(log)
+            _no_winner(new, now, "no_match_call")
+            return True
+    new.disqualified = frozenset(disqualified)
+    if claimed and not has_match:  # C10: the others may still search, briefly
+        new.confirm_until = now + new.options.confirm_window_ms
+        log.append(("confirming", new.claimant, new.confirm_until))
+    return False
+
+
+def _entry_event(p: Pending, verdict: str) -> tuple[Any, ...]:
+    if p.kind == "touch":
+        return ("touch", p.seat, p.blue_index, p.rt_ms, verdict)
+    return ("bluffo", p.seat, p.rt_ms, verdict)
+
+
+def _take(new: State, winner: int, givers: list[int], first: list[Card]) -> list[tuple[Any, ...]]:
+    # C8: the winner adds ``first`` and then each giver's most recently won tan card, givers in
+    # seat order (a giver with none gives nothing); returns (giver, card) pairs.
+    won = list(new.won)
+    pile = list(won[winner]) + first
+    taken: list[tuple[Any, ...]] = []
+    for g in sorted(set(givers)):
+        if won[g]:
+            card = won[g][-1]
+            won[g] = won[g][:-1]
+            pile.append(card)
+            taken.append((g, card))
+    won[winner] = tuple(pile)
+    new.won = tuple(won)
+    return taken
+
+
+def _touch_win(new: State, winner: int, now: int) -> None:
+    # C8: the toucher takes t plus a card from each disqualified seat and a wrong claimant.
+    assert new.tan is not None
+    givers = list(new.disqualified)
+    if new.claimant is not None:
+        givers.append(new.claimant)
+    taken = _take(new, winner, givers, [new.tan])
+    new.log = (*new.log, ("win", winner, "touch", tuple(taken)))
+    _end_round(new, now, winner)
+
+
+def _bluffo_win(new: State, now: int) -> None:
+    # C10: the claimant takes the top Bluffo card and a tan card from each disqualified seat;
+    # t is set aside.
+    claimant = new.claimant
+    assert claimant is not None and new.tan is not None
+    taken = _take(new, claimant, list(new.disqualified), [])
+    new.stack -= 1
+    new.bluffos = tuple(b + (s == claimant) for s, b in enumerate(new.bluffos))
+    new.set_aside = (*new.set_aside, new.tan)
+    new.log = (*new.log, ("win", claimant, "bluffo", tuple(taken)))
+    _end_round(new, now, claimant)
+
+
+def _no_winner(new: State, now: int, reason: str) -> None:
+    # C9: the match is highlighted, t is set aside and scores for nobody.
+    assert new.tan is not None
+    new.set_aside = (*new.set_aside, new.tan)
+    match = match_index(new.layout, new.tan, new.round_category)
+    new.log = (*new.log, ("no_winner", reason, match))
+    _end_round(new, now, None)
+
+
+def _end_round(new: State, now: int, winner: int | None) -> None:
+    # C11–C13: pause before the next reveal (Dealer's Choice for the winner), or end the game.
+    opts = new.options
+    new.phase = PAUSE
+    new.pending = ()
+    new.confirm_until = None
+    new.next_reveal_ms = now + opts.reveal_pause_ms
+    if new.covered:
+        if opts.dealers_choice and winner is not None:
+            new.chooser = winner
+            new.choice_until = now + opts.choice_timer_ms
+        return
+    n = new.players
+    scores = tuple(new.score(s) for s in range(n))
+    result = GameResult(
+        new.game,
+        new.series[new.game],
+        tuple(len(p) for p in new.won),
+        new.bluffos,
+        scores,
+    )
+    new.results = (*new.results, result)
+    new.totals = tuple(t + s for t, s in zip(new.totals, scores, strict=True))
+    new.log = (*new.log, ("game_over", new.game, scores))
+    if new.game + 1 >= opts.games:
+        new.phase = OVER
+
+
+# --------------------------------------------------------------------------------------------
+# Invariants
+
+
+def _matches(tan: Card, blue: tuple[Card, ...], category: int) -> list[Card]:
+    return [b for b in blue if b[category] == tan[category]]
+
+
+def check_invariants(state: State) -> None:
+    """Raise ``AssertionError`` if ``state`` is inconsistent: tan and blue cards conserved (each
+    in exactly one place), the C3 structure of the deck (designs once per category and colour,
+    four different matches per tan card, exactly one each in a full deck), the Bluffo cards (stack
+    and holdings make 3), the round's bookkeeping and the scores."""
+    n = state.players
+    assert 2 <= n <= 8
+    for per_seat in (state.won, state.bluffos, state.totals):
+        assert len(per_seat) == n, "a per-seat field has the wrong length"
+    in_play = [state.tan] if state.phase == ROUND and state.tan is not None else []
+    tans = [*state.covered, *in_play, *state.set_aside]
+    for pile in state.won:
+        tans += pile
+    assert len(set(tans)) == len(tans), "a tan card is in two places"
+    assert sorted(tans) == sorted(state.tan_deck), "tan cards are not conserved"
+    blues = [*state.layout, *state.removed]
+    assert len(set(blues)) == len(blues), "a blue card is in two places"
+    assert sorted(blues) == sorted(state.blue_deck), "blue cards are not conserved"
+    full = len(state.tan_deck) == CARDS and len(state.blue_deck) == CARDS
+    for deck in (state.tan_deck, state.blue_deck):
+        for c in range(4):
+            designs = {card[c] for card in deck}
+            assert len(designs) == len(deck), "a design appears twice in one colour"
+            if full:
+                assert designs == set(range(DESIGNS)), "a design is missing"
+    for tan in state.tan_deck:
+        hits = [b for c in range(4) for b in _matches(tan, state.blue_deck, c)]
+        assert len(set(hits)) == len(hits), "a tan card matches one blue card twice (C3)"
+        if full:
+            assert len(hits) == 4, "a tan card lacks a match in a full deck (C3)"
+    if state.options.bluffo:
+        assert state.stack + sum(state.bluffos) == BLUFFO_CARDS, "Bluffo cards not conserved"
+        if full:
+            assert len(state.removed) == BLUFFO_CARDS
+    else:
+        assert state.stack == 0 and not any(state.bluffos) and not state.removed
+    assert state.stack >= 0 and min(state.bluffos) >= 0
+    assert 0 <= state.game < state.options.games
+    assert state.series[state.game] == state.round_category or state.options.dealers_choice
+    assert len(state.results) in (state.game, state.game + 1)
+    assert state.game_finished == (len(state.results) == state.game + 1)
+    assert list(state.totals) == [sum(r.scores[s] for r in state.results) for s in range(n)]
+    if state.game_finished:
+        assert not state.covered and state.phase != ROUND
+    assert state.round == len(state.tan_deck) - len(state.covered)
+    assert state.seq >= state.round
+    if state.phase == ROUND:
+        assert state.tan is not None and state.chooser is None
+        assert state.reveal_ms <= state.time_ms
+        seats = [p.seat for p in state.pending]
+        assert len(set(seats)) == len(seats), "a seat has two inputs waiting"
+        assert set(seats) <= set(state.eligible()), "an ineligible seat has an input waiting"
+        assert all(p.arrival_ms <= state.time_ms for p in state.pending)
+        if state.claimant is not None:
+            assert state.claimant not in state.disqualified and state.options.bluffo
+        if state.confirm_until is not None:
+            assert state.claimant is not None
+            assert match_index(state.layout, state.tan, state.round_category) is None
+    else:
+        assert not state.pending and state.confirm_until is None
+        if state.chooser is not None:
+            assert state.options.dealers_choice and state.phase == PAUSE and state.covered
+    if state.phase == OVER:
+        assert state.game_finished and state.game == state.options.games - 1
+    else:
+        due = deadline(state)
+        assert due is not None and due >= state.time_ms, "the deadline lies in the past"
