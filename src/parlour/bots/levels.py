@@ -34,6 +34,12 @@ def make_bot(game: str, spec: str) -> Bot:
     0.25
     """
     name, _, param = spec.partition(":")
+    if game == "scan":
+        from parlour.bots.scan import ScanBot
+
+        if name not in LEVELS or param:
+            raise ValueError(f"SCAN bots are levels: {', '.join(LEVELS)}; not {spec!r}")
+        return ScanBot(name)  # type: ignore[return-value]
     if game != "scout":
         raise ValueError(f"no bots for {game!r} yet")
     if name in SCOUT_LEVELS:

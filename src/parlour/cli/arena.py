@@ -26,6 +26,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from parlour.bots.levels import make_bot
+from parlour.core import ParlourError, Timeout
 from parlour.games.registry import get_game
 
 
@@ -128,8 +129,75 @@ def play_game(
     )
 
 
+def play_realtime_game(
+    game: str, players: int, lineup: Sequence[str], deal: int, rotation: int, options: Any = None
+) -> GameResult:
+    """Play one real-time game (SCAN, SNAP) on a simulated clock.
+
+    Each bot plans its inputs from its view whenever its situation changes (a new reveal, phase,
+    turn or chooser); the earliest planned input due before the game's deadline is applied at
+    its time, carrying its reaction time, otherwise ``Timeout()`` is applied at the deadline.
+    A planned input the engine refuses (the situation moved on) is dropped. ``move_ms`` holds
+    the time each bot spent planning.
+    """
+    spec = get_game(game)
+    seats = [(i + rotation) % players for i in range(players)]
+    by_seat = {seat: i for i, seat in enumerate(seats)}
+    bots = [make_bot(game, name) for name in lineup]
+    rngs = [random.Random(f"{deal}:{rotation}:{i}") for i in range(players)]
+    state = spec.new_state({"players": players, **(options or {})}, deal)
+    move_ms: list[list[float]] = [[] for _ in lineup]
+    plans: list[tuple[int, int, Any]] = []
+    keys: dict[int, Any] = {}
+    now = 0
+    while spec.outcome(state) is None:
+        for seat in range(players):
+            view = spec.view(state, seat)
+            key = (view.get("seq"), view.get("phase"), view.get("turn"), view.get("chooser"))
+            if keys.get(seat) == key:
+                continue
+            keys[seat] = key
+            entry = by_seat[seat]
+            start = time.perf_counter()
+            new = bots[entry].plan(view, spec.legal_actions(state, seat), rngs[entry])  # type: ignore[attr-defined]
+            move_ms[entry].append((time.perf_counter() - start) * 1000)
+            plans = [p for p in plans if p[1] != seat] + [(p.at_ms, seat, p.action) for p in new]
+        due = spec.deadline(state)
+        ready = [p for p in plans if due is None or p[0] <= due]
+        if ready:
+            at, seat, action = min(ready, key=lambda p: (p[0], p[1]))
+            plans.remove((at, seat, action))
+            now = max(now, at)
+            try:
+                state = spec.apply(state, seat, action, now)
+            except ParlourError:
+                continue
+        elif due is not None:
+            now = max(now, due)
+            state = spec.apply(state, None, Timeout(), now)
+        else:
+            raise RuntimeError(f"{game}: nobody plans to act and nothing is due")
+    result = spec.outcome(state)
+    assert result is not None
+    winners = result["winners"]
+    return GameResult(
+        deal=deal,
+        rotation=rotation,
+        seats=seats,
+        scores=[result["scores"][s] for s in seats],
+        ranks=[result["ranks"][s] for s in seats],
+        win_share=[(1 / len(winners) if s in winners else 0.0) for s in seats],
+        move_ms=move_ms,
+    )
+
+
+TURN_BASED = {"scout"}
+
+
 def _play_task(task: tuple[str, int, list[str], int, int]) -> GameResult:
-    return play_game(*task)
+    if task[0] in TURN_BASED:
+        return play_game(*task)
+    return play_realtime_game(*task)
 
 
 def entry_names(lineup: Sequence[str]) -> list[str]:
