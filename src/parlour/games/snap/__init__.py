@@ -1,0 +1,110 @@
+"""SNAP (the children's matching game, 2–12 players): the rules engine, following
+``shared/rules/snap.md`` (N1–N9). Real time is an input: every ``apply`` carries ``now_ms`` and
+the referee advances the game with ``Timeout()`` at ``deadline(state)`` (see ``rules``).
+
+>>> import random
+>>> from parlour.core import Timeout
+>>> from parlour.games import snap
+>>> rng = random.Random(1)
+>>> state, now = snap.new_state({"players": 3}, seed=42), 0
+>>> while snap.outcome(state) is None:
+...     due = snap.deadline(state)
+...     seat = rng.choice(snap.to_act(state))
+...     if rng.random() < 0.5:
+...         state, now = snap.apply(state, None, Timeout(), due), due
+...     else:
+...         now = rng.randint(now, due)
+...         state = snap.apply(state, seat, rng.choice(snap.legal_actions(state, seat)), now)
+>>> len(snap.outcome(state)["ranks"])
+3
+"""
+
+from parlour.core import GameSpec, Timeout
+from parlour.games.snap.actions import (
+    FLIP,
+    SNAP,
+    TIMEOUT,
+    Action,
+    Flip,
+    Snap,
+    action_from_json,
+    parse_action,
+)
+from parlour.games.snap.cards import DECK, Card, card, cards, name, names
+from parlour.games.snap.rules import (
+    apply,
+    check_invariants,
+    claim_set,
+    dead_position,
+    deadline,
+    legal_actions,
+    outcome,
+    snap_valid,
+    to_act,
+)
+from parlour.games.snap.state import (
+    FLIP_CAP,
+    SnapOptions,
+    State,
+    new_state,
+    options_from_json,
+    state_from_deal,
+)
+from parlour.games.snap.view import hidden_info, history, scramble_hidden, view
+
+GAME = GameSpec(
+    name="snap",
+    min_players=2,
+    max_players=12,
+    new_state=new_state,
+    to_act=to_act,
+    legal_actions=legal_actions,
+    apply=apply,
+    view=view,
+    deadline=deadline,
+    outcome=outcome,
+    parse_action=parse_action,
+    action_from_json=action_from_json,
+    options_from_json=options_from_json,
+    check_invariants=check_invariants,
+    hidden_info=hidden_info,
+    scramble_hidden=scramble_hidden,
+)
+
+__all__ = [
+    "DECK",
+    "FLIP",
+    "FLIP_CAP",
+    "GAME",
+    "SNAP",
+    "TIMEOUT",
+    "Action",
+    "Card",
+    "Flip",
+    "Snap",
+    "SnapOptions",
+    "State",
+    "Timeout",
+    "action_from_json",
+    "apply",
+    "card",
+    "cards",
+    "check_invariants",
+    "claim_set",
+    "dead_position",
+    "deadline",
+    "hidden_info",
+    "history",
+    "legal_actions",
+    "name",
+    "names",
+    "new_state",
+    "options_from_json",
+    "outcome",
+    "parse_action",
+    "scramble_hidden",
+    "snap_valid",
+    "state_from_deal",
+    "to_act",
+    "view",
+]

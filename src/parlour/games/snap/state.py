@@ -1,0 +1,463 @@
+"""SNAP's game state (immutable), its options, and how a game is set up (N2).
+
+States are never modified after they are handed out: ``rules.apply`` builds a new one. A state
+holds the seed and derives every chance event from it (the dealer and the deal here; recycle
+shuffles and index-card tie breaks in ``rules``), so ``seed + inputs`` rebuilds a game exactly.
+Times are milliseconds since the game began (``new_state`` is time 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+from parlour.core import InvalidAction, derive_rng
+from parlour.games.snap.cards import (
+    DECK,
+    MATCH_MODES,
+    MATCH_RANK,
+    Card,
+    card,
+    deal,
+    shuffled_deck,
+)
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 12
+FLIP_CAP = 1000
+"""N8: the game ends right after this many flips, ranked by cards held."""
+
+
+def _whole(value: Any, what: str, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidAction(f"{what} must be a whole number, not {value!r}")
+    if not low <= value <= high:
+        raise InvalidAction(f"{what} must be between {low} and {high}, not {value}")
+
+
+@dataclass(frozen=True, slots=True)
+class SnapOptions:
+    """Options of a SNAP game (times in milliseconds).
+
+    - ``players``: 2 to 12 (N2).
+    - ``match``: ``"rank"`` or ``"rank_and_colour"`` (N4).
+    - ``shuffle_on_recycle``: shuffle a face-up pile when it is turned over into a stock (N3).
+    - ``index_card``: the index-card variant: no ties; equal reaction times are broken by the
+      seeded generator (N6). It overrides ``tie_window_ms``.
+    - ``tie_window_ms``: calls this close to the earliest valid one tie (N6, default 20).
+    - ``min_flip_interval_ms``: the least time from one reveal to the next flip (N3, 900).
+    - ``turn_timer_ms``: the seat to act is flipped for this long after it may flip (N3, 3000).
+    - ``late_call_ms``: calls this soon after a race is decided are ignored (N6, 600).
+    - ``decision_window_ms``: how long after the first valid call of a race (its arrival) the
+      engine waits for other calls before deciding it at ``deadline(state)`` (N9, default 250).
+      As bots call at the reveal plus their reaction time, a window of the slowest human's round
+      trip plus jitter (at most 250 ms, N9) puts the decision at ``core.race.wait_until``.
+    """
+
+    players: int = 4
+    match: str = MATCH_RANK
+    shuffle_on_recycle: bool = False
+    index_card: bool = False
+    tie_window_ms: int = 20
+    min_flip_interval_ms: int = 900
+    turn_timer_ms: int = 3000
+    late_call_ms: int = 600
+    decision_window_ms: int = 250
+
+    def __post_init__(self) -> None:
+        _whole(self.players, "players", MIN_PLAYERS, MAX_PLAYERS)
+        if self.match not in MATCH_MODES:
+            raise InvalidAction(
+                f"match must be one of {', '.join(MATCH_MODES)}, not {self.match!r}"
+            )
+        for flag in ("shuffle_on_recycle", "index_card"):
+            if not isinstance(getattr(self, flag), bool):
+                raise InvalidAction(f"{flag} must be true or false")
+        for timing in (
+            "tie_window_ms",
+            "min_flip_interval_ms",
+            "turn_timer_ms",
+            "late_call_ms",
+            "decision_window_ms",
+        ):
+            _whole(getattr(self, timing), timing, 0, 3_600_000)
+
+    @property
+    def tie_window(self) -> int:
+        """The tie window in force: 0 in the index-card variant."""
+        return 0 if self.index_card else self.tie_window_ms
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+OPTION_NAMES = frozenset(f.name for f in fields(SnapOptions))
+
+
+def options_from_json(obj: Any) -> SnapOptions:
+    """``SnapOptions`` from a JSON object (or ``None``: the defaults); missing fields take their
+    defaults. Raises ``InvalidAction`` for unknown fields or bad values."""
+    if obj is None:
+        return SnapOptions()
+    if isinstance(obj, SnapOptions):
+        return obj
+    if not isinstance(obj, dict):
+        raise InvalidAction("SNAP options are a JSON object")
+    unknown = set(obj) - OPTION_NAMES
+    if unknown:
+        raise InvalidAction(f"unknown SNAP options: {', '.join(sorted(map(str, unknown)))}")
+    return SnapOptions(**obj)
+
+
+_new_state_object = object.__new__
+
+
+class State:
+    """A SNAP game at one moment. Treat as immutable: ``apply`` builds new states.
+
+    Cards (per-seat tuples are indexed by seat):
+
+    - ``stocks``: face-down stocks, top first; ``piles``: face-up piles, bottom first (top last);
+      ``pot``: the Snap Pot, bottom first; ``deck``: the cards in play (all 52 in a real game).
+
+    Turns and time:
+
+    - ``dealer``; ``turn``: the seat to flip next; ``last_flipper`` (``None`` before any flip);
+    - ``seq``: the number of flips so far = the latest reveal's sequence number;
+    - ``reveal_ms``: when the latest reveal happened; ``clock_ms``: the latest input's time;
+    - ``flip_open_ms``: the earliest time of the next flip (latest reveal + minimum interval);
+    - ``timer_from_ms``: when the turn timer of the seat to act started counting (at the latest
+      of ``flip_open_ms`` and this; a decided race restarts it);
+    - ``prev_valid``: whether a snap was valid just before the latest reveal (for anticipation).
+
+    Calls (N6, N7, N9):
+
+    - ``race``: pending valid calls ``(seat, credited_rt_ms, arrival_ms)`` in arrival order;
+      ``decide_ms``: when the race will be decided (``None`` with no race);
+    - ``counted``: bit mask of the seats whose call since the latest reveal has counted (joined
+      the race or paid a penalty): their further calls until the next reveal are ignored;
+    - ``decided_ms``: when the latest race since the latest reveal was decided (late calls).
+
+    End (N8):
+
+    - ``out``: per seat ``None`` while in, else the number of the elimination moment at which it
+      went out (seats going out together share it); ``outs``: elimination moments so far;
+    - ``over``: ``None`` while the game goes on, else the reason it ended: ``"last_seat"``,
+      ``"dead_position"``, ``"loop"`` or ``"flip_cap"``;
+    - ``seen``: the arrangements (turn, stocks, piles, pot) after each flip since the latest
+      capture, for loop detection.
+
+    Bookkeeping: ``recycles`` (count, labels recycle shuffles), ``steps`` (inputs applied),
+    ``log`` (the public history as a linked list ``(previous, event)``; ``None`` = empty),
+    ``options``, ``seed`` (``None`` for an explicit position without seed).
+    """
+
+    __slots__ = (
+        "clock_ms",
+        "counted",
+        "dealer",
+        "decide_ms",
+        "decided_ms",
+        "deck",
+        "flip_open_ms",
+        "last_flipper",
+        "log",
+        "options",
+        "out",
+        "outs",
+        "over",
+        "piles",
+        "pot",
+        "prev_valid",
+        "race",
+        "recycles",
+        "reveal_ms",
+        "seed",
+        "seen",
+        "seq",
+        "steps",
+        "stocks",
+        "timer_from_ms",
+        "turn",
+    )
+
+    options: SnapOptions
+    seed: int | str | None
+    dealer: int
+    deck: frozenset[Card]
+    stocks: tuple[tuple[Card, ...], ...]
+    piles: tuple[tuple[Card, ...], ...]
+    pot: tuple[Card, ...]
+    turn: int
+    last_flipper: int | None
+    seq: int
+    reveal_ms: int
+    clock_ms: int
+    flip_open_ms: int
+    timer_from_ms: int
+    prev_valid: bool
+    race: tuple[tuple[int, int, int], ...]
+    decide_ms: int | None
+    counted: int
+    decided_ms: int | None
+    out: tuple[int | None, ...]
+    outs: int
+    over: str | None
+    seen: frozenset[Any]
+    recycles: int
+    steps: int
+    log: Any
+
+    def clone(self) -> State:
+        """A shallow copy, to be changed by the code that builds the next state."""
+        new = _new_state_object(State)
+        new.clock_ms = self.clock_ms
+        new.counted = self.counted
+        new.dealer = self.dealer
+        new.decide_ms = self.decide_ms
+        new.decided_ms = self.decided_ms
+        new.deck = self.deck
+        new.flip_open_ms = self.flip_open_ms
+        new.last_flipper = self.last_flipper
+        new.log = self.log
+        new.options = self.options
+        new.out = self.out
+        new.outs = self.outs
+        new.over = self.over
+        new.piles = self.piles
+        new.pot = self.pot
+        new.prev_valid = self.prev_valid
+        new.race = self.race
+        new.recycles = self.recycles
+        new.reveal_ms = self.reveal_ms
+        new.seed = self.seed
+        new.seen = self.seen
+        new.seq = self.seq
+        new.steps = self.steps
+        new.stocks = self.stocks
+        new.timer_from_ms = self.timer_from_ms
+        new.turn = self.turn
+        return new
+
+    def _fields(self) -> tuple[Any, ...]:
+        # The log is a linked list; it is compared (and pickled) flattened, so that long games
+        # neither recurse deeply nor compare slowly.
+        return tuple(
+            tuple(self.events()) if name == "log" else getattr(self, name)
+            for name in State.__slots__
+        )
+
+    def __copy__(self) -> State:
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (self._fields(),))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        for name in State.__slots__:
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if mine is theirs:
+                continue
+            if name == "log":
+                if self.events() != other.events():
+                    return False
+            elif mine != theirs:
+                return False
+        return True
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        sizes = [(len(s), len(p)) for s, p in zip(self.stocks, self.piles, strict=True)]
+        return (
+            f"<snap State flip {self.seq} turn {self.turn} (stock, pile) {sizes} "
+            f"pot {len(self.pot)} race {self.race} over {self.over}>"
+        )
+
+    @property
+    def players(self) -> int:
+        return len(self.stocks)
+
+    def is_in(self, seat: int) -> bool:
+        """Whether ``seat`` is still in the game (N8: out seats never return)."""
+        return self.out[seat] is None
+
+    def held(self, seat: int) -> int:
+        """The cards ``seat`` holds outside the Snap Pot (stock and face-up pile)."""
+        return len(self.stocks[seat]) + len(self.piles[seat])
+
+    def events(self, since_flip: bool = False) -> list[tuple[Any, ...]]:
+        """The history, oldest first; with ``since_flip`` only the events from the latest flip
+        on (all of them before the first flip). Events are tuples whose first item is the kind
+        (see ``rules``)."""
+        out = []
+        node = self.log
+        while node is not None:
+            node, event = node
+            out.append(event)
+            if since_flip and event[0] == "flip":
+                break
+        out.reverse()
+        return out
+
+
+def _rebuild(values: tuple[Any, ...]) -> State:
+    # Unpickle a State (see State.__reduce__).
+    state = _new_state_object(State)
+    for name, value in zip(State.__slots__, values, strict=True):
+        setattr(state, name, value)
+    log: Any = None
+    for event in state.log:
+        log = (log, event)
+    state.log = log
+    return state
+
+
+def next_in(out: Sequence[int | None], seat: int) -> int:
+    """The first seat still in clockwise after ``seat`` (``seat`` itself if it is the only one).
+
+    >>> next_in([None, 1, None, None], 0), next_in([None, 1, None, 1], 2)
+    (2, 0)
+    """
+    n = len(out)
+    for step in range(1, n + 1):
+        s = (seat + step) % n
+        if out[s] is None:
+            return s
+    return seat
+
+
+def _blank(options: SnapOptions, seed: int | str | None, dealer: int) -> State:
+    # A state with every non-card field at its start value.
+    n = options.players
+    state = _new_state_object(State)
+    state.options = options
+    state.seed = seed
+    state.dealer = dealer
+    state.pot = ()
+    state.turn = (dealer + 1) % n
+    state.last_flipper = None
+    state.seq = 0
+    state.reveal_ms = 0
+    state.clock_ms = 0
+    state.flip_open_ms = 0
+    state.timer_from_ms = 0
+    state.prev_valid = False
+    state.race = ()
+    state.decide_ms = None
+    state.counted = 0
+    state.decided_ms = None
+    state.out = (None,) * n
+    state.outs = 0
+    state.over = None
+    state.seen = frozenset()
+    state.recycles = 0
+    state.steps = 0
+    state.log = None
+    return state
+
+
+def new_state(options: SnapOptions | dict[str, Any] | None = None, seed: int | str = 0) -> State:
+    """A new game (N2): a dealer drawn from ``seed``, the shuffled deck dealt clockwise from the
+    dealer's left onto face-down stocks; face-up piles and the Snap Pot empty; the seat left of
+    the dealer flips first, from time 0. Raises ``InvalidAction`` for bad options.
+
+    >>> s = new_state({"players": 5}, seed=1)
+    >>> sorted(len(stock) for stock in s.stocks)
+    [10, 10, 10, 11, 11]
+    """
+    from parlour.games.snap.rules import settle  # rules builds on this module
+
+    opts = options_from_json(options)
+    n = opts.players
+    dealer = derive_rng(seed, "snap", "dealer").randrange(n)
+    state = _blank(opts, seed, dealer)
+    state.stocks = deal(shuffled_deck(derive_rng(seed, "snap", "deal")), dealer, n)
+    state.piles = ((),) * n
+    state.deck = frozenset(DECK)
+    settle(state, 0)
+    return state
+
+
+CardSpec = Card | str
+
+
+def _cards(group: Sequence[CardSpec] | str) -> tuple[Card, ...]:
+    words = group.split() if isinstance(group, str) else group
+    return tuple(card(c) if isinstance(c, str) else c for c in words)
+
+
+def state_from_deal(
+    stocks: Sequence[Sequence[CardSpec] | str],
+    piles: Sequence[Sequence[CardSpec] | str] | None = None,
+    pot: Sequence[CardSpec] | str = (),
+    *,
+    turn: int | None = None,
+    dealer: int | None = None,
+    options: SnapOptions | dict[str, Any] | None = None,
+    seed: int | str | None = None,
+    seq: int = 0,
+    last_flipper: int | None = None,
+    reveal_ms: int = 0,
+    prev_valid: bool = False,
+) -> State:
+    """A game from an explicit position (for tests, puzzles, analysis).
+
+    ``stocks`` top first, ``piles`` and ``pot`` bottom first (top last), each a sequence of cards
+    (numbers or names) or a space-separated string of names; any subset of the deck may be used.
+    ``turn`` defaults to the seat left of ``dealer`` (dealer defaults to the seat before
+    ``turn``, or the last seat). ``seq``, ``last_flipper`` and ``reveal_ms`` place the position
+    after that many flips (the next flip is allowed ``min_flip_interval_ms`` after
+    ``reveal_ms``); ``prev_valid`` says whether a snap was valid before the latest reveal.
+    Seats with no cards are out from the start; end conditions (N8) are applied at once.
+    Recycle shuffles and tie breaks draw from ``seed`` (or from 0 without one).
+    Raises ``ValueError`` for an impossible position.
+    """
+    n = len(stocks)
+    if options is None:
+        opts = SnapOptions(players=n)
+    else:
+        opts = options_from_json(options)
+        if opts.players != n:
+            raise ValueError(f"{n} stocks for {opts.players} players")
+    if turn is None:
+        dealer = n - 1 if dealer is None else dealer
+        turn = (dealer + 1) % n
+    elif dealer is None:
+        dealer = (turn - 1) % n
+    if not (0 <= turn < n and 0 <= dealer < n):
+        raise ValueError(f"no such seat among 0..{n - 1}")
+    built_stocks = tuple(_cards(s) for s in stocks)
+    built_piles = tuple(_cards(p) for p in piles) if piles is not None else ((),) * n
+    if len(built_piles) != n:
+        raise ValueError(f"{len(built_piles)} face-up piles for {n} players")
+    built_pot = _cards(pot)
+    everything = [c for s in built_stocks for c in s]
+    everything += [c for p in built_piles for c in p] + list(built_pot)
+    if len(set(everything)) != len(everything):
+        raise ValueError("a card is in two places")
+    if not set(everything) <= set(DECK):
+        raise ValueError("a card is not in the deck")
+    if seq < 0 or (seq > 0) != (last_flipper is not None):
+        raise ValueError("give last_flipper exactly when seq > 0")
+    if last_flipper is not None and not 0 <= last_flipper < n:
+        raise ValueError(f"no seat {last_flipper}")
+    from parlour.games.snap.rules import settle  # rules builds on this module
+
+    state = _blank(opts, seed, dealer)
+    state.stocks = built_stocks
+    state.piles = built_piles
+    state.pot = built_pot
+    state.deck = frozenset(everything)
+    state.turn = turn
+    state.seq = seq
+    state.last_flipper = last_flipper
+    state.reveal_ms = state.clock_ms = state.timer_from_ms = reveal_ms
+    state.flip_open_ms = reveal_ms + opts.min_flip_interval_ms if seq else reveal_ms
+    state.prev_valid = prev_valid
+    settle(state, reveal_ms)
+    return state
