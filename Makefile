@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test lint bench golden clean
+.PHONY: serve test lint bench bench-bots golden clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -26,8 +26,14 @@ test: lint
 bench: $(STAMP)
 	$(PY) bench/bench_scout.py
 
+bench-bots: $(STAMP)
+	$(PY) bench/bench_bots.py snap --games 1000
+	$(PY) bench/bench_bots.py scan --reveals 400
+
 golden: $(STAMP)
 	$(PY) -m tests.games.scout.make_golden
+	$(PY) -m tests.games.scan.make_golden
+	$(PY) -m tests.games.snap.make_golden
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -40,8 +40,14 @@ def make_bot(game: str, spec: str) -> Bot:
         if name not in LEVELS or param:
             raise ValueError(f"SCAN bots are levels: {', '.join(LEVELS)}; not {spec!r}")
         return ScanBot(name)  # type: ignore[return-value]
+    if game == "snap":
+        from parlour.bots.snap import SnapBot
+
+        if name not in LEVELS or param:
+            raise ValueError(f"SNAP bots are levels: {', '.join(LEVELS)}; not {spec!r}")
+        return SnapBot(name)  # type: ignore[return-value]
     if game != "scout":
-        raise ValueError(f"no bots for {game!r} yet")
+        raise ValueError(f"no bots for {game!r}")
     if name in SCOUT_LEVELS:
         if param:
             raise ValueError(f"level {name!r} takes no parameter")

@@ -28,8 +28,9 @@ MEDIAN_MS = {"colour": 140.0, "position": 170.0, "shape": 220.0, "pattern": 240.
 
 @dataclass(frozen=True)
 class ScanLevel:
-    """How a level plays: time scale, overlook chance per target seen, near-miss touch chance
-    per near-miss seen, and the chance of slapping Bluffo after a fruitless sweep."""
+    """How a level plays: time scale, overlook chance per target seen, chance per reveal of
+    being fooled by the first near-miss it looks at, and the chance of slapping Bluffo after a
+    fruitless sweep."""
 
     scale: float
     overlook: float
@@ -54,12 +55,18 @@ class ScanBot:
             raise ValueError(f"unknown SCAN level {level!r}; use one of {', '.join(SCAN_LEVELS)}")
         self.name = level
         self.level = SCAN_LEVELS[level]
+        self._planned: set[tuple[Any, ...]] = set()
 
     def plan(self, view: Mapping[str, Any], legal: Sequence[Any], rng: random.Random) -> list[Plan]:
-        """The inputs this seat will make for the current situation of ``view`` (possibly
-        none): a Dealer's Choice, or one touch or Bluffo slap for a revealed card."""
+        """New inputs this seat will make in the situation of ``view`` (possibly none): a
+        Dealer's Choice, or one touch or Bluffo slap per revealed card. Called after every
+        change; each situation is planned once."""
+        key = (view["game_number"], view["seq"], view["phase"])
+        if key in self._planned:
+            return []
         choices = [a for a in legal if isinstance(a, ChooseCategory)]
         if choices:  # name the category this bot is quickest at
+            self._planned.add(key)
             best = min(choices, key=lambda a: MEDIAN_MS[a.category])
             return [Plan(int(view["time_ms"]) + round(lognormal_ms(rng, 900)), best)]
         if view["phase"] != "round" or view["tan"] is None:
@@ -67,6 +74,7 @@ class ScanBot:
         touches = {a.blue_index for a in legal if isinstance(a, Touch)}
         if not touches:
             return []
+        self._planned.add(key)
         category = view["category"]
         column = CATEGORIES.index(category)
         target = view["tan"][column]
@@ -76,13 +84,14 @@ class ScanBot:
         order = list(range(len(layout)))
         rng.shuffle(order)
         elapsed = 0.0
+        slip = rng.random() < self.level.near_miss  # this reveal, a near-miss fools it
         for index in order:
             elapsed += lognormal_ms(rng, median)
             design = layout[index][column]
             if design == target:
                 if rng.random() < self.level.overlook:
                     continue
-            elif not (design in near and rng.random() < self.level.near_miss):
+            elif not (slip and design in near):
                 continue
             if index not in touches:
                 continue

@@ -41,6 +41,7 @@ class GameResult:
     ranks: list[int]
     win_share: list[float]
     move_ms: list[list[float]]
+    outcome: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -126,6 +127,7 @@ def play_game(
         ranks=[result["ranks"][s] for s in seats],
         win_share=[(1 / len(winners) if s in winners else 0.0) for s in seats],
         move_ms=move_ms,
+        outcome=dict(result),
     )
 
 
@@ -134,11 +136,11 @@ def play_realtime_game(
 ) -> GameResult:
     """Play one real-time game (SCAN, SNAP) on a simulated clock.
 
-    Each bot plans its inputs from its view whenever its situation changes (a new reveal, phase,
-    turn or chooser); the earliest planned input due before the game's deadline is applied at
-    its time, carrying its reaction time, otherwise ``Timeout()`` is applied at the deadline.
-    A planned input the engine refuses (the situation moved on) is dropped. ``move_ms`` holds
-    the time each bot spent planning.
+    After every change each bot sees its view and may plan new inputs (bots remember what they
+    have planned); a plan made for an earlier reveal (``seq``) is dropped. The earliest planned
+    input due before the game's deadline is applied at its time, carrying its reaction time;
+    otherwise ``Timeout()`` is applied at the deadline. A planned input the engine refuses (the
+    situation moved on) is dropped. ``move_ms`` holds the time each bot spent planning.
     """
     spec = get_game(game)
     seats = [(i + rotation) % players for i in range(players)]
@@ -147,29 +149,27 @@ def play_realtime_game(
     rngs = [random.Random(f"{deal}:{rotation}:{i}") for i in range(players)]
     state = spec.new_state({"players": players, **(options or {})}, deal)
     move_ms: list[list[float]] = [[] for _ in lineup]
-    plans: list[tuple[int, int, Any]] = []
-    keys: dict[int, Any] = {}
+    plans: list[tuple[int, int, Any, Any]] = []  # (at_ms, seat, action, seq)
     now = 0
     while spec.outcome(state) is None:
+        seq = None
         for seat in range(players):
             view = spec.view(state, seat)
-            key = (view.get("seq"), view.get("phase"), view.get("turn"), view.get("chooser"))
-            if keys.get(seat) == key:
-                continue
-            keys[seat] = key
+            seq = view.get("seq")
             entry = by_seat[seat]
             start = time.perf_counter()
             new = bots[entry].plan(view, spec.legal_actions(state, seat), rngs[entry])  # type: ignore[attr-defined]
             move_ms[entry].append((time.perf_counter() - start) * 1000)
-            plans = [p for p in plans if p[1] != seat] + [(p.at_ms, seat, p.action) for p in new]
+            plans += [(p.at_ms, seat, p.action, seq) for p in new]
+        plans = [p for p in plans if p[3] == seq]
         due = spec.deadline(state)
         ready = [p for p in plans if due is None or p[0] <= due]
         if ready:
-            at, seat, action = min(ready, key=lambda p: (p[0], p[1]))
-            plans.remove((at, seat, action))
-            now = max(now, at)
+            plan = min(ready, key=lambda p: (p[0], p[1]))
+            plans.remove(plan)
+            now = max(now, plan[0])
             try:
-                state = spec.apply(state, seat, action, now)
+                state = spec.apply(state, plan[1], plan[2], now)
             except ParlourError:
                 continue
         elif due is not None:
@@ -188,6 +188,7 @@ def play_realtime_game(
         ranks=[result["ranks"][s] for s in seats],
         win_share=[(1 / len(winners) if s in winners else 0.0) for s in seats],
         move_ms=move_ms,
+        outcome=dict(result),
     )
 
 

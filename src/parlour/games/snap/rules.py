@@ -148,7 +148,8 @@ def deadline(state: State) -> int | None:
 
 def outcome(state: State) -> dict[str, Any] | None:
     """``None`` while the game goes on; then the ``reason`` it ended, every seat's ``rank`` (1 =
-    best, equal ranks shared), the ``winners`` (rank 1), ``cards_held`` (outside the Pot),
+    best, equal ranks shared), the ``winners`` (rank 1), ``cards_held`` (outside the Pot; also
+    given as ``scores``, the field every game's outcome has),
     ``went_out`` (the elimination moment of each seat, or ``None``) and the number of ``flips``.
 
     N8: seats still in rank first, by cards held (with a normal end only the winner is still in);
@@ -165,6 +166,7 @@ def outcome(state: State) -> dict[str, Any] | None:
         "reason": state.over,
         "ranks": ranks,
         "winners": [s for s in range(n) if ranks[s] == 1],
+        "scores": held,
         "cards_held": held,
         "went_out": list(state.out),
         "flips": state.seq,
