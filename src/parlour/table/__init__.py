@@ -1,0 +1,8 @@
+"""The authority for one game in play: the record, validation, per-seat views, deadlines.
+
+No I/O: the server feeds it inputs and times and stores what it accepts (DESIGN.md, "The
+table")."""
+
+from parlour.table.table import Accepted, RecordEntry, Rejected, SeatInfo, Table
+
+__all__ = ["Accepted", "RecordEntry", "Rejected", "SeatInfo", "Table"]

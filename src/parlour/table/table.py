@@ -1,0 +1,196 @@
+"""One table: a game's options, seats, the record (seed + every accepted input with its time),
+the current state and a ``state_id`` that increases with every change.
+
+``submit(seat, state_id, action, now_ms)`` returns :class:`Accepted` or :class:`Rejected` with a
+machine-readable code and a sentence: a stale ``state_id`` is refused with the expected id, and
+a refused input changes nothing. ``advance(now_ms)`` applies the game's timeout when its deadline
+has passed. After each change the table gives each seat its view and legal actions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from parlour.core import GameSpec, ParlourError, Timeout
+from parlour.games.registry import get_game
+
+SEAT_KINDS = ("human", "bot", "open")
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """Who sits in a seat: a ``human`` (with a display name), a ``bot`` (with its level) or an
+    ``open`` seat waiting for a player."""
+
+    kind: str
+    name: str = ""
+    level: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in SEAT_KINDS:
+            raise ValueError(f"a seat is one of {', '.join(SEAT_KINDS)}, not {self.kind!r}")
+
+    def to_json(self) -> dict[str, str]:
+        return {"kind": self.kind, "name": self.name, "level": self.level}
+
+
+@dataclass(frozen=True)
+class RecordEntry:
+    """One accepted input: its sequence number (1, 2, …), the seat (``None`` for a timeout),
+    the action's JSON form and the time it was applied."""
+
+    seq: int
+    seat: int | None
+    action: dict[str, Any]
+    now_ms: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "seat": self.seat, "action": self.action, "now_ms": self.now_ms}
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """The input was applied: the new ``state_id`` and the record entry to store."""
+
+    state_id: int
+    entry: RecordEntry
+    ok: bool = True
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """The input was refused and changed nothing: ``code`` (``stale_state``, ``not_your_turn``,
+    ``illegal_action``, ``invalid_action``, ``game_over``, ``not_started``), a human sentence,
+    and the current ``state_id``."""
+
+    code: str
+    message: str
+    state_id: int
+    ok: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "state_id": self.state_id}
+
+
+@dataclass
+class Table:
+    """The authority for one game (see the module docstring).
+
+    ``started`` is false while open seats wait for players; nothing is accepted before the
+    start. ``state_id`` starts at 0 and increases by one with every accepted input.
+    """
+
+    table_id: str
+    game: str
+    options: dict[str, Any]
+    seed: int
+    seats: list[SeatInfo]
+    started: bool = True
+    record: list[RecordEntry] = field(default_factory=list)
+    spec: GameSpec = field(init=False, repr=False)
+    state: Any = field(init=False, repr=False)
+    state_id: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        self.spec = get_game(self.game)
+        if len(self.seats) != self.options.get("players", len(self.seats)):
+            raise ValueError("the number of seats and the players option differ")
+        self.options = {**self.options, "players": len(self.seats)}
+        self.state = self.spec.new_state(self.options, self.seed)
+        entries, self.record = self.record, []
+        for entry in entries:  # rebuild from a stored record
+            result = self._apply(entry.seat, self.spec.action_from_json(entry.action), entry.now_ms)
+            if not result.ok:
+                raise ValueError(f"stored input {entry.seq} no longer applies: {result}")
+
+    # ------------------------------------------------------------------ inputs
+
+    def submit(
+        self, seat: int | None, state_id: int, action: Any, now_ms: int
+    ) -> Accepted | Rejected:
+        """Apply ``action`` (an action object, or its JSON form) for ``seat`` if ``state_id`` is
+        the current one; otherwise, or if the rules refuse it, change nothing and say why."""
+        if not self.started:
+            return Rejected("not_started", "the game has not started yet", self.state_id)
+        if state_id != self.state_id:
+            return Rejected(
+                "stale_state",
+                f"the table has moved on: state {self.state_id}, not {state_id}",
+                self.state_id,
+            )
+        if isinstance(action, dict):
+            try:
+                action = self.spec.action_from_json(action)
+            except ParlourError as error:
+                return Rejected(error.code, error.message, self.state_id)
+        if seat is None or isinstance(action, Timeout):
+            return Rejected("invalid_action", "timeouts are applied by the table", self.state_id)
+        return self._apply(seat, action, now_ms)
+
+    def advance(self, now_ms: int) -> Accepted | None:
+        """Apply the game's timeout if its deadline has passed by ``now_ms``; ``None`` if not."""
+        if not self.started or self.outcome() is not None:
+            return None
+        due = self.spec.deadline(self.state)
+        if due is None or now_ms < due:
+            return None
+        result = self._apply(None, Timeout(), max(now_ms, due))
+        return result if isinstance(result, Accepted) else None
+
+    def _apply(self, seat: int | None, action: Any, now_ms: int) -> Accepted | Rejected:
+        try:
+            self.state = self.spec.apply(self.state, seat, action, now_ms)
+        except ParlourError as error:
+            return Rejected(error.code, error.message, self.state_id)
+        self.state_id += 1
+        entry = RecordEntry(self.state_id, seat, action.to_json(), now_ms)
+        self.record.append(entry)
+        return Accepted(self.state_id, entry)
+
+    # ------------------------------------------------------------------ outputs
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator), with the ``state_id`` and the seats."""
+        shown = self.spec.view(self.state, seat)
+        return {
+            **shown,
+            "table_id": self.table_id,
+            "state_id": self.state_id,
+            "started": self.started,
+            "seat_info": [s.to_json() for s in self.seats],
+        }
+
+    def legal_actions(self, seat: int) -> list[Any]:
+        """``seat``'s legal actions now (none before the start)."""
+        return self.spec.legal_actions(self.state, seat) if self.started else []
+
+    def to_act(self) -> list[int]:
+        """The seats that may act now."""
+        return list(self.spec.to_act(self.state)) if self.started else []
+
+    def deadline(self) -> int | None:
+        """When the game's timeout is due, if any."""
+        return self.spec.deadline(self.state) if self.started else None
+
+    def outcome(self) -> Any:
+        """``None`` while the game goes on; then scores and ranks."""
+        return self.spec.outcome(self.state)
+
+    def take_seat(self, seat: int, name: str) -> None:
+        """A human takes an open seat; raises ``ValueError`` if it is not open."""
+        if self.seats[seat].kind != "open":
+            raise ValueError(f"seat {seat} is not open")
+        self.seats[seat] = SeatInfo("human", name)
+
+    def fill_with_bot(self, seat: int, level: str) -> None:
+        """The host puts a bot in an open seat; raises ``ValueError`` if it is not open."""
+        if self.seats[seat].kind != "open":
+            raise ValueError(f"seat {seat} is not open")
+        self.seats[seat] = SeatInfo("bot", level.capitalize(), level)
+
+    def start(self) -> None:
+        """Start the game; raises ``ValueError`` while a seat is still open."""
+        if any(s.kind == "open" for s in self.seats):
+            raise ValueError("every seat needs a player or a bot before the start")
+        self.started = True
