@@ -1,0 +1,184 @@
+"""Tables as append-only event logs in SQLite (stdlib ``sqlite3``).
+
+Every accepted input is appended (and committed) before the server acknowledges it; on start the
+server lists the unfinished tables and rebuilds each by replaying its log. The schema keeps one
+row per table (game, options, seed, seats, whether started or finished) and one row per input
+``(table_id, seq)``; inputs are never updated or deleted. A PostgreSQL store can offer the same
+methods later (DESIGN.md, scale-out path).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from parlour.table import RecordEntry, SeatInfo
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    seats TEXT NOT NULL,
+    started INTEGER NOT NULL,
+    created_ms INTEGER NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0,
+    outcome TEXT
+);
+CREATE TABLE IF NOT EXISTS events (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seq INTEGER NOT NULL,
+    seat INTEGER,
+    action TEXT NOT NULL,
+    now_ms INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seq)
+);
+CREATE TABLE IF NOT EXISTS seat_tokens (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    token_hash TEXT NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+"""
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    """A table as stored: enough to rebuild it with ``Table(..., record=entries)``."""
+
+    table_id: str
+    game: str
+    options: dict[str, Any]
+    seed: int
+    seats: list[SeatInfo]
+    started: bool
+    created_ms: int
+    finished: bool
+    entries: list[RecordEntry]
+
+
+class SQLiteStore:
+    """The event-log store on one SQLite file (``":memory:"`` for tests).
+
+    Safe to call from several threads (one connection, serialised by a lock). Raises
+    ``sqlite3.IntegrityError`` when an input's sequence number is already stored.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        """Close the database."""
+        with self._lock:
+            self._db.close()
+
+    def create_table(
+        self,
+        table_id: str,
+        game: str,
+        options: dict[str, Any],
+        seed: int,
+        seats: list[SeatInfo],
+        started: bool,
+        created_ms: int,
+    ) -> None:
+        """Store a new table (no inputs yet)."""
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO tables (id, game, options, seed, seats, started, created_ms)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    table_id,
+                    game,
+                    json.dumps(options),
+                    seed,
+                    json.dumps([s.to_json() for s in seats]),
+                    int(started),
+                    created_ms,
+                ),
+            )
+
+    def update_seats(self, table_id: str, seats: list[SeatInfo], started: bool) -> None:
+        """Record who sits where and whether the game has started."""
+        with self._lock:
+            self._db.execute(
+                "UPDATE tables SET seats = ?, started = ? WHERE id = ?",
+                (json.dumps([s.to_json() for s in seats]), int(started), table_id),
+            )
+
+    def append(self, table_id: str, entry: RecordEntry) -> None:
+        """Append one accepted input; committed when this returns."""
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO events (table_id, seq, seat, action, now_ms) VALUES (?, ?, ?, ?, ?)",
+                (table_id, entry.seq, entry.seat, json.dumps(entry.action), entry.now_ms),
+            )
+
+    def finish(self, table_id: str, outcome: Any) -> None:
+        """Mark a table finished, with its outcome (it stays viewable as a replay)."""
+        with self._lock:
+            self._db.execute(
+                "UPDATE tables SET finished = 1, outcome = ? WHERE id = ?",
+                (json.dumps(outcome), table_id),
+            )
+
+    def set_token_hash(self, table_id: str, seat: int, token_hash: str) -> None:
+        """Store the hash of a seat's secret token (never the token itself)."""
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO seat_tokens (table_id, seat, token_hash) VALUES (?, ?, ?)",
+                (table_id, seat, token_hash),
+            )
+
+    def token_hashes(self, table_id: str) -> dict[int, str]:
+        """Each seat's token hash."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seat, token_hash FROM seat_tokens WHERE table_id = ?", (table_id,)
+            ).fetchall()
+        return {seat: digest for seat, digest in rows}
+
+    def unfinished(self) -> list[str]:
+        """The ids of the tables still in play, oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id FROM tables WHERE finished = 0 ORDER BY created_ms, id"
+            ).fetchall()
+        return [row[0] for row in rows]
+
+    def load(self, table_id: str) -> StoredTable:
+        """A stored table with its inputs in order; raises ``KeyError`` for an unknown id."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT game, options, seed, seats, started, created_ms, finished FROM tables"
+                " WHERE id = ?",
+                (table_id,),
+            ).fetchone()
+            if row is None:
+                raise KeyError(f"no table {table_id!r}")
+            events = self._db.execute(
+                "SELECT seq, seat, action, now_ms FROM events WHERE table_id = ? ORDER BY seq",
+                (table_id,),
+            ).fetchall()
+        game, options, seed, seats, started, created_ms, finished = row
+        return StoredTable(
+            table_id=table_id,
+            game=game,
+            options=json.loads(options),
+            seed=seed,
+            seats=[SeatInfo(**s) for s in json.loads(seats)],
+            started=bool(started),
+            created_ms=created_ms,
+            finished=bool(finished),
+            entries=[RecordEntry(seq, seat, json.loads(a), now) for seq, seat, a, now in events],
+        )
