@@ -214,4 +214,18 @@ def test_deck_files_names_every_drawing() -> None:
     expected = {f"{c.value}-{i:02d}.svg" for c in CATEGORIES for i in range(DESIGNS_PER_CATEGORY)}
     expected |= {f"sheet-{c.value}.svg" for c in CATEGORIES}
     expected |= {"bluffo.svg", "card-sample-tan.svg", "card-sample-blue.svg"}
+    assert set(deck_files(seed=None)) == expected
+    expected |= {f"{back}-{i:02d}.svg" for back in ("tan", "blue") for i in range(23)}
     assert set(files) == expected
+
+
+def test_deck_files_draw_the_seeded_deck() -> None:
+    from parlour.games.scan.cards import deal_deck
+
+    tan, blue = deal_deck(7)
+    files = deck_files(seed=7)
+    for i, card in enumerate(tan):
+        assert files[f"tan-{i:02d}.svg"] == card_svg(card, "tan")
+    assert files["blue-03.svg"] == card_svg(blue[3], "blue")
+    other = deck_files(seed=8)
+    assert any(other[f"tan-{i:02d}.svg"] != files[f"tan-{i:02d}.svg"] for i in range(23))

@@ -449,16 +449,20 @@ def sheet_svg(category: Category | str, colour_blind: bool = False, columns: int
     return "".join(parts)
 
 
-def deck_files(colour_blind: bool = False) -> dict[str, str]:
+def deck_files(colour_blind: bool = False, seed: int | str | None = 0) -> dict[str, str]:
     """Every SCAN drawing a person may want to look at, as file name → SVG text.
 
     One file per design (``shape-00.svg`` … ``colour-22.svg``), one sheet per category
-    (``sheet-shape.svg`` …), the Bluffo card (``bluffo.svg``) and two sample cards. The
-    pairing of designs into cards depends on a game's seed (C3), so no real deck is written.
+    (``sheet-shape.svg`` …), the Bluffo card (``bluffo.svg``), two sample cards and, unless
+    ``seed`` is ``None``, the whole deck of the game with that seed (the pairing of designs
+    into cards depends on the seed, C3): ``tan-00.svg`` … ``tan-22.svg`` and ``blue-00.svg`` …
+    ``blue-22.svg``.
 
     >>> files = deck_files()
-    >>> len(files), "colour-22.svg" in files, "sheet-pattern.svg" in files
-    (99, True, True)
+    >>> len(files), "colour-22.svg" in files, "tan-22.svg" in files, "blue-00.svg" in files
+    (145, True, True, True)
+    >>> len(deck_files(seed=None))
+    99
     """
     files = {}
     for category in CATEGORIES:
@@ -470,4 +474,12 @@ def deck_files(colour_blind: bool = False) -> dict[str, str]:
     files["bluffo.svg"] = bluffo_svg()
     for name, (ids, back) in SAMPLE_CARDS.items():
         files[name] = card_svg(ids, back, colour_blind)
+    if seed is not None:
+        from parlour.games.scan.cards import deal_deck
+
+        tan, blue = deal_deck(seed)
+        for i, card in enumerate(tan):
+            files[f"tan-{i:02d}.svg"] = card_svg(card, "tan", colour_blind)
+        for i, card in enumerate(blue):
+            files[f"blue-{i:02d}.svg"] = card_svg(card, "blue", colour_blind)
     return files
