@@ -45,3 +45,23 @@ def reaction_ms(rng: random.Random, mu: float, sigma: float, tau: float) -> int:
 def lognormal_ms(rng: random.Random, median: float, sigma: float = 0.35) -> float:
     """A log-normal duration with the given median (``sigma`` is the spread of its log)."""
     return median * math.exp(rng.gauss(0.0, sigma))
+
+
+LEVEL_ORDER = ("beginner", "easy", "medium", "hard", "expert")
+
+
+def pace_setter_levels(level: str, bots: int) -> list[str]:
+    """Levels for ``bots`` computer opponents of a real-time game (SNAP, SCAN) at a table set
+    to ``level``: one pace-setter at that level and slower companions one level below. A person
+    calls first about 63 % of the time against one Medium bot but only 39 % against three, so
+    several equal bots would feel far stronger than the level says.
+
+    >>> pace_setter_levels("medium", 3)
+    ['medium', 'easy', 'easy']
+
+    Raises ``ValueError`` for an unknown level.
+    """
+    if level not in LEVEL_ORDER:
+        raise ValueError(f"unknown level {level!r}; use one of {', '.join(LEVEL_ORDER)}")
+    slower = LEVEL_ORDER[max(0, LEVEL_ORDER.index(level) - 1)]
+    return [level] + [slower] * (bots - 1)

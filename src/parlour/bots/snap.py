@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parlour.bots.reaction import Plan, lognormal_ms, reaction_ms
+from parlour.bots.reaction import Plan, lognormal_ms, pace_setter_levels, reaction_ms
 from parlour.games.snap.actions import Flip, Snap
 from parlour.games.snap.cards import card, match_keys
 
@@ -47,20 +47,6 @@ SNAP_LEVELS = {
 }
 
 ORDER = ("beginner", "easy", "medium", "hard", "expert")
-
-
-def pace_setter_levels(level: str, bots: int) -> list[str]:
-    """Levels for ``bots`` computer opponents at a table set to ``level``: one pace-setter at
-    that level and slower companions one level below (a person calls first far less often
-    against several equal bots than against one).
-
-    >>> pace_setter_levels("medium", 3)
-    ['medium', 'easy', 'easy']
-    """
-    if level not in SNAP_LEVELS:
-        raise ValueError(f"unknown SNAP level {level!r}")
-    slower = ORDER[max(0, ORDER.index(level) - 1)]
-    return [level] + [slower] * (bots - 1)
 
 
 def _valid_snap(tops: Sequence[str | None], pot_top: str | None, keys: Sequence[int]) -> bool:
