@@ -12,8 +12,10 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# The web server on http://127.0.0.1:8000 (add options: make serve SERVE_ARGS="--port 9000").
+SERVE_ARGS ?=
 serve: $(STAMP)
-	$(VENV)/bin/parlour serve
+	$(VENV)/bin/parlour serve $(SERVE_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench

@@ -32,10 +32,24 @@ def main(argv: list[str] | None = None) -> int:
     """Run the ``parlour`` command; returns the process exit code."""
     parser = argparse.ArgumentParser(prog="parlour", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", help="run the web server (not built yet)")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--db", default="parlour.db")
+    serve = sub.add_parser(
+        "serve",
+        help="run the web server: play in the browser",
+        description="Run Parlour's web server. Every option can also be set in the environment "
+        "(PARLOUR_HOST, PARLOUR_PORT, PARLOUR_DB, PARLOUR_BOT_DELAY_MIN_MS, …); options win.",
+    )
+    serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port (default 8000)")
+    serve.add_argument("--db", help="SQLite file (default parlour.db in this folder)")
+    serve.add_argument(
+        "--bot-delay-ms",
+        metavar="MIN-MAX",
+        help="how long computer opponents pause before they move (default 600-1500)",
+    )
+    serve.add_argument("--anim-ms", type=int, help="move animations in the browser (default 450)")
+    serve.add_argument(
+        "--bot-workers", type=int, help="processes for Hard/Expert bots (default: one per core)"
+    )
     cards = sub.add_parser("cards", help="write a game's card drawings as SVG files")
     cards.add_argument("game", choices=["scan"], help="the game whose cards to draw")
     cards.add_argument("--out", type=Path, required=True, help="folder to write into")
@@ -73,12 +87,43 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {len(written)} SVG files to {args.out}")
         return 0
     if args.command == "serve":
-        print(
-            "parlour serve: the web server is not built yet (see the open issue 'Play SCOUT in "
-            "the browser'). Today Parlour is a Python library: see README.md for an example.",
-            file=sys.stderr,
+        return _serve(args)
+    return 0
+
+
+def parse_delay(text: str | None) -> tuple[int | None, int | None]:
+    """``"600-1500"`` → ``(600, 1500)``; ``"0"`` → ``(0, 0)``; ``None`` → ``(None, None)``.
+
+    Raises ``ValueError`` for anything else.
+
+    >>> parse_delay("600-1500")
+    (600, 1500)
+    """
+    if text is None:
+        return None, None
+    low, _, high = text.partition("-")
+    return int(low), int(high or low)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from parlour.server import Settings, serve
+
+    try:
+        low, high = parse_delay(args.bot_delay_ms)
+        settings = Settings.from_env(
+            host=args.host,
+            port=args.port,
+            db=args.db,
+            bot_delay_min_ms=low,
+            bot_delay_max_ms=high,
+            anim_ms=args.anim_ms,
+            bot_workers=args.bot_workers,
         )
+    except ValueError as error:
+        print(f"parlour serve: {error}", file=sys.stderr)
         return 2
+    print(f"Parlour: open http://{settings.host}:{settings.port} in your browser", flush=True)
+    serve(settings)
     return 0
 
 

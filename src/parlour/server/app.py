@@ -1,0 +1,327 @@
+"""The ASGI app: pages, a small JSON API and one WebSocket per seat.
+
+Built by :func:`create_app` from :class:`~parlour.server.settings.Settings`; the store, the
+bot runner and the rooms are opened in the lifespan (nothing is built at import time).
+
+Routes:
+
+- ``GET /`` the lobby; ``GET /t/{id}`` a table (a seat, an invite to an open seat, or a
+  spectator's view with ``?watch``); ``GET /replay/{id}`` a finished game's replay;
+  ``GET /static/...`` the front end (``parlour/web``).
+- ``POST /api/tables`` create a table and sit in seat 0 (the host): body
+  ``{"game": "scout", "name": "Ana", "seats": [{"kind": "bot", "level": "easy"},
+  {"kind": "open"}], "options": {"count_unspent_chips": true}}``; answers the table id, the
+  seat and its secret token.
+- ``GET /api/tables/{id}`` public facts about a table (seats, started, finished);
+  ``POST /api/tables/{id}/join`` ``{"name": "Bo"}`` take an open seat (seat and token).
+- ``GET /api/replay/{id}`` a finished game's frames (:mod:`parlour.server.replay`).
+- ``WS /ws/{id}`` the game (:mod:`parlour.server.protocol`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from parlour.bots.levels import LEVELS
+from parlour.server.bots import BotRunner
+from parlour.server.protocol import ProtocolError, error, parse
+from parlour.server.replay import NotFinished, replay
+from parlour.server.rooms import Connection, Hub, Room, clean_name
+from parlour.server.settings import Settings
+from parlour.store import SQLiteStore
+from parlour.table import SeatInfo
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+"""The static front end."""
+
+PLAYABLE = ("scout",)
+"""Games with a web table today (SCAN and SNAP are shown as coming soon)."""
+
+MAX_BODY = 4096
+"""The largest JSON body the API reads."""
+
+log = logging.getLogger("parlour.server")
+
+SECURITY_HEADERS = [
+    (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; "
+     b"style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; "
+     b"base-uri 'none'; form-action 'self'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+    (b"x-frame-options", b"DENY"),
+]  # fmt: skip
+
+
+class SecurityHeaders:
+    """Adds a strict content security policy and friends to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(msg: Message) -> None:
+            if msg["type"] == "http.response.start":
+                msg["headers"] = [*msg.get("headers", []), *SECURITY_HEADERS]
+            await send(msg)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _problem(status: int, code: str, text: str) -> JSONResponse:
+    return JSONResponse({"v": 1, "code": code, "message": text}, status_code=status)
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    # JSON only: a cross-site form cannot send application/json without a CORS preflight,
+    # which this server never grants.
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise ProtocolError("bad_message", "send the body as application/json")
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        raise ProtocolError("message_too_large", f"requests are at most {MAX_BODY} bytes")
+    try:
+        obj = json.loads(body or b"{}")
+    except ValueError:
+        raise ProtocolError("bad_json") from None
+    if not isinstance(obj, dict):
+        raise ProtocolError("bad_message", "the body is a JSON object")
+    return obj
+
+
+def parse_setup(obj: dict[str, Any]) -> tuple[str, dict[str, Any], str, list[SeatInfo]]:
+    """The game, options, host name and other seats of a ``POST /api/tables`` body.
+
+    Raises :class:`ProtocolError` (``bad_message``) for anything out of place: an unknown or
+    not yet playable game, 2–5 players in all, seats that are ``{"kind": "bot", "level": L}``
+    or ``{"kind": "open"}``, options that are an object.
+    """
+    game = obj.get("game", "scout")
+    if game not in PLAYABLE:
+        raise ProtocolError("bad_message", f"{str(game)[:20]!r} cannot be played here yet")
+    seats_in = obj.get("seats")
+    if not isinstance(seats_in, list) or not 1 <= len(seats_in) <= 4:
+        raise ProtocolError("bad_message", "SCOUT is played by 2 to 5 players: 1 to 4 others")
+    seats = []
+    for item in seats_in:
+        if not isinstance(item, dict) or item.get("kind") not in ("bot", "open"):
+            raise ProtocolError("bad_message", "each other seat is a bot or open")
+        if item["kind"] == "bot":
+            if item.get("level") not in LEVELS:
+                raise ProtocolError("bad_message", f"levels are {', '.join(LEVELS)}")
+            seats.append(SeatInfo("bot", "", item["level"]))
+        else:
+            seats.append(SeatInfo("open"))
+    options = obj.get("options", {})
+    if not isinstance(options, dict) or set(options) - {"count_unspent_chips"}:
+        raise ProtocolError("bad_message", "the only option is count_unspent_chips")
+    return game, dict(options), clean_name(obj.get("name")), seats
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """The Parlour web app for ``settings`` (defaults: :meth:`Settings.from_env`)."""
+    settings = settings or Settings.from_env()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = SQLiteStore(settings.db)
+        runner = BotRunner(settings.bot_workers)
+        hub = Hub(settings, store, runner)
+        app.state.hub = hub
+        rebuilt = await hub.open()
+        if rebuilt:
+            log.info("rebuilt %d unfinished tables from %s", rebuilt, settings.db)
+        try:
+            yield
+        finally:
+            await hub.close()
+            runner.close()
+            store.close()
+
+    def hub_of(request: Request | WebSocket) -> Hub:
+        hub: Hub = request.app.state.hub
+        return hub
+
+    def page(name: str) -> Any:
+        async def endpoint(request: Request) -> Response:
+            return FileResponse(WEB / name, headers={"cache-control": "no-cache"})
+
+        return endpoint
+
+    async def create_table(request: Request) -> Response:
+        try:
+            game, options, name, seats = parse_setup(await _json_body(request))
+            room, token = hub_of(request).create(game, options, name, seats)
+        except ProtocolError as exc:
+            return _problem(400, exc.code, exc.message)
+        except ValueError as exc:
+            return _problem(400, "bad_message", str(exc))
+        except OverflowError as exc:
+            return _problem(503, "busy", str(exc))
+        return JSONResponse({"v": 1, "table_id": room.table_id, "seat": 0, "token": token},
+                            status_code=201)  # fmt: skip
+
+    def room_of(request: Request) -> Room | None:
+        try:
+            return hub_of(request).get(request.path_params["table_id"])
+        except KeyError:
+            return None
+
+    async def table_info(request: Request) -> Response:
+        room = room_of(request)
+        if room is None:
+            return _problem(404, "no_such_table", "there is no such table")
+        table = room.table
+        hub_of(request).forget(room)  # a finished game nobody watches need not stay in memory
+        return JSONResponse({
+            "v": 1, "table_id": room.table_id, "game": table.game, "started": table.started,
+            "finished": room.finished, "seat_info": [s.to_json() for s in table.seats],
+            "open_seats": sum(s.kind == "open" for s in table.seats),
+        })  # fmt: skip
+
+    async def join_table(request: Request) -> Response:
+        room = room_of(request)
+        if room is None:
+            return _problem(404, "no_such_table", "there is no such table")
+        try:
+            body = await _json_body(request)
+            seat, token = room.join(body.get("name", "Guest"))
+        except ProtocolError as exc:
+            return _problem(409 if exc.code in ("not_open", "already_started") else 400,
+                            exc.code, exc.message)  # fmt: skip
+        return JSONResponse({"v": 1, "table_id": room.table_id, "seat": seat, "token": token})
+
+    async def replay_data(request: Request) -> Response:
+        hub = hub_of(request)
+        try:
+            stored = hub.store.load(request.path_params["table_id"])
+            data = await asyncio.to_thread(replay, stored)
+        except KeyError:
+            return _problem(404, "no_such_table", "there is no such table")
+        except NotFinished:
+            return _problem(409, "not_finished", "a replay is shown when the game is over")
+        return JSONResponse({"v": 1, **data})
+
+    async def game_socket(websocket: WebSocket) -> None:
+        await serve_socket(websocket, hub_of(websocket), settings)
+
+    routes = [
+        Route("/", page("index.html")),
+        Route("/t/{table_id}", page("table.html")),
+        Route("/replay/{table_id}", page("replay.html")),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{table_id}", table_info),
+        Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
+        Route("/api/replay/{table_id}", replay_data),
+        WebSocketRoute("/ws/{table_id}", game_socket),
+        Mount("/static", StaticFiles(directory=WEB), name="static"),
+    ]
+    middleware = [Middleware(SecurityHeaders), Middleware(GZipMiddleware, minimum_size=2048)]
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+
+
+async def serve_socket(websocket: WebSocket, hub: Hub, settings: Settings) -> None:
+    """Run one WebSocket: wait for ``hello``, then handle messages until it closes.
+
+    Every refusal is an ``error`` message and changes nothing; a connection that does not say
+    hello in time, or names an unknown table, is closed after its error.
+    """
+    await websocket.accept()
+    table_id = websocket.path_params["table_id"]
+    try:
+        room = hub.get(table_id)
+    except KeyError:
+        await _send(websocket, error("no_such_table", 0))
+        await websocket.close(code=4404)
+        return
+    conn = await _hello(websocket, room, settings)
+    if conn is None:
+        return
+    writer = asyncio.create_task(_write(websocket, conn))
+    room.connect(conn)
+    try:
+        while True:
+            msg = await websocket.receive()
+            if msg["type"] == "websocket.disconnect":
+                break
+            room = hub.rooms.get(table_id, room)
+            try:
+                parsed = parse(_payload(msg), settings.max_message_bytes)
+                if parsed.type == "act":
+                    room.act(conn, parsed.body)
+                elif parsed.type == "fill":
+                    room.fill(conn, parsed.body["seat"], parsed.body["level"])
+                elif parsed.type == "start":
+                    room.start(conn)
+                elif parsed.type == "ping":
+                    conn.send({"v": 1, "type": "pong", "state_id": room.table.state_id})
+                else:
+                    raise ProtocolError("already_hello")
+            except ProtocolError as exc:
+                conn.send(error(exc.code, room.table.state_id, exc.message))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        room.disconnect(conn)
+        conn.queue.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await writer
+
+
+async def _hello(websocket: WebSocket, room: Room, settings: Settings) -> Connection | None:
+    # The first message must be hello with a seat's token, or with watch: true.
+    while True:
+        try:
+            msg = await asyncio.wait_for(websocket.receive(), settings.hello_timeout_s)
+        except TimeoutError:
+            await _send(websocket, error("hello_first", room.table.state_id))
+            await websocket.close(code=4408)
+            return None
+        if msg["type"] == "websocket.disconnect":
+            return None
+        try:
+            parsed = parse(_payload(msg), settings.max_message_bytes)
+            if parsed.type != "hello":
+                raise ProtocolError("hello_first")
+            if parsed.body.get("watch"):
+                return Connection(None)
+            seat = room.seat_for_token(parsed.body["token"])
+            if seat is None:
+                raise ProtocolError("bad_token")
+            return Connection(seat)
+        except ProtocolError as exc:
+            await _send(websocket, error(exc.code, room.table.state_id, exc.message))
+
+
+def _payload(msg: Message) -> str | bytes | None:
+    text = msg.get("text")
+    return text if text is not None else msg.get("bytes")
+
+
+async def _write(websocket: WebSocket, conn: Connection) -> None:
+    while (msg := await conn.queue.get()) is not None:
+        await _send(websocket, msg)
+
+
+async def _send(websocket: WebSocket, msg: dict[str, Any]) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.send_text(json.dumps(msg, separators=(",", ":")))

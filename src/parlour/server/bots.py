@@ -1,0 +1,85 @@
+"""Computer opponents at a table: choose a move off the event loop.
+
+The cheap levels (Beginner, Easy, Medium: a one-move lookahead, a few milliseconds) think in a
+thread; the searching levels (Hard, Expert: 0.3 s and 1 s per move) think in a process pool
+sized to the cores, so they never hold up the event loop. A bot gets exactly what a player at
+its seat gets: ``Table.view(seat)`` and the legal actions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import multiprocessing
+import random
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+from parlour.bots.levels import LEVELS, SCOUT_LEVELS, make_bot
+
+SEARCHING = frozenset(level for level, spec in SCOUT_LEVELS.items() if spec.startswith("search"))
+"""Levels that search for a noticeable time (run in processes)."""
+
+BOT_NAMES = (
+    "Ana", "Bruno", "Chloé", "Dmitri", "Esi", "Farah", "Goran", "Hana", "Ivo", "Juno",
+    "Kofi", "Lena", "Mateo", "Nadia", "Oskar", "Priya", "Quinn", "Rosa", "Sami", "Tove",
+)  # fmt: skip
+"""Names given to computer opponents (each table draws its own)."""
+
+
+def choose_text(game: str, level: str, view: dict[str, Any], legal: list[str], seed: int) -> str:
+    """The text form of the move the bot of ``level`` picks among ``legal`` (text forms) from
+    ``view``. A plain function of plain data, so that it can run in another process.
+
+    Raises ``ValueError`` for an unknown level or when there is no legal move.
+    """
+    from parlour.games.registry import get_game
+
+    spec = get_game(game)
+    actions = [spec.parse_action(text) for text in legal]
+    bot = make_bot(game, level)
+    return str(bot.choose(view, actions, random.Random(seed)))
+
+
+def bot_seed(table_seed: int, seat: int, state_id: int) -> int:
+    """A seed for one decision, from the table's seed, the seat and the moment."""
+    digest = hashlib.sha256(f"{table_seed}:{seat}:{state_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+class BotRunner:
+    """Runs bot decisions: threads for quick levels, a process pool for searching ones.
+
+    The pool is started on first use, so a server whose players never pick Hard or Expert never
+    starts a process. Call :meth:`close` at shutdown.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: Executor | None = None
+
+    def _executor(self, level: str) -> Executor | None:
+        if level not in SEARCHING or self.workers == 0:
+            return None  # the loop's default thread pool
+        if self._pool is None:
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        return self._pool
+
+    async def choose(
+        self, game: str, level: str, view: dict[str, Any], legal: list[Any], seed: int
+    ) -> str:
+        """The text form of the bot's move. Raises ``ValueError`` for an unknown level."""
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}")
+        texts = [str(a) for a in legal]
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._executor(level), choose_text, game, level, view, texts, seed
+        )
+
+    def close(self) -> None:
+        """Stop the process pool, if one was started (pending decisions are cancelled)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,161 @@
+"""The wire protocol: JSON over one WebSocket per seat, version 1.
+
+Every message is a JSON object with ``"v": 1`` and a ``"type"``. The browser sends:
+
+- ``hello`` ``{"token": "..."}`` to sit at its seat, or ``{"watch": true}`` to spectate;
+- ``act`` ``{"state_id": 12, "action": {...}}`` (an action's JSON form; ``"seat"`` may be given
+  and must then be the connection's own seat);
+- ``fill`` ``{"seat": 2, "level": "medium"}`` and ``start`` ``{}`` (the host, before the start);
+- ``ping`` ``{}``.
+
+The server sends, each with the table's current ``state_id``:
+
+- ``welcome``: who you are (``seat`` or ``null``, ``role``, ``host``) and the client settings;
+- ``state``: your view (``Table.view(seat)``: nothing another seat may not see), your legal
+  actions in JSON form, and who is connected; sent after every change;
+- ``ack``: your ``act`` was applied (and stored) — ``ref`` echoes the one you sent;
+- ``error``: ``code`` (machine-readable) and ``message`` (a sentence); it changed nothing;
+- ``pong``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+VERSION = 1
+
+CLIENT_TYPES = {
+    "hello": {"token", "watch"},
+    "act": {"state_id", "action", "seat", "ref"},
+    "fill": {"seat", "level"},
+    "start": set(),
+    "ping": set(),
+}
+"""Each message type the browser may send, and the fields it may carry besides v and type."""
+
+CODES = {
+    "message_too_large": "that message is too large",
+    "bad_json": "that message is not JSON",
+    "bad_message": "that message is not in the expected form",
+    "bad_version": "this server speaks version 1 of the protocol",
+    "unknown_type": "unknown message type",
+    "hello_first": "say hello first, with your seat's token or as a spectator",
+    "already_hello": "this connection has already said hello",
+    "bad_token": "that token is not a seat's at this table",
+    "no_such_table": "there is no such table",
+    "spectator": "spectators cannot act",
+    "wrong_seat": "you can act only for your own seat",
+    "not_host": "only the host can do that",
+    "not_open": "that seat is not open",
+    "seats_open": "every seat needs a player or a computer opponent first",
+    "already_started": "the game has already started",
+    "bad_level": "unknown level",
+    "storage_error": "the move could not be saved, so it was not played",
+    # from the table:
+    "stale_state": "the table has moved on",
+    "not_your_turn": "it is not your turn",
+    "illegal_action": "that move is not allowed now",
+    "invalid_action": "that is not a move of this game",
+    "game_over": "the game is over",
+    "not_started": "the game has not started yet",
+}
+"""Every refusal code, with a default sentence (the table's own sentences say more)."""
+
+
+class ProtocolError(Exception):
+    """A message the server refuses: ``code`` (a key of :data:`CODES`) and a sentence."""
+
+    def __init__(self, code: str, message: str | None = None) -> None:
+        super().__init__(message or CODES[code])
+        self.code = code
+        self.message = message or CODES[code]
+
+
+@dataclass(frozen=True)
+class ClientMessage:
+    """A parsed, well-formed message from the browser."""
+
+    type: str
+    body: dict[str, Any]
+
+
+def parse(text: str | bytes | None, max_bytes: int) -> ClientMessage:
+    """Parse one message from the browser.
+
+    Raises :class:`ProtocolError` with ``message_too_large`` (more than ``max_bytes`` bytes),
+    ``bad_json``, ``bad_message`` (not an object, a binary frame, or unexpected fields),
+    ``bad_version`` or ``unknown_type``.
+
+    >>> parse('{"v": 1, "type": "ping"}', 100).type
+    'ping'
+    >>> parse('{"v": 2, "type": "ping"}', 100)
+    Traceback (most recent call last):
+    ...
+    parlour.server.protocol.ProtocolError: this server speaks version 1 of the protocol
+    """
+    if not isinstance(text, str):
+        if isinstance(text, bytes) and len(text) > max_bytes:
+            raise ProtocolError("message_too_large", f"messages are at most {max_bytes} bytes")
+        raise ProtocolError("bad_message", "messages are JSON text, not binary")
+    if len(text) > max_bytes or len(text.encode()) > max_bytes:
+        raise ProtocolError("message_too_large", f"messages are at most {max_bytes} bytes")
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        raise ProtocolError("bad_json") from None
+    if not isinstance(obj, dict):
+        raise ProtocolError("bad_message", "a message is a JSON object")
+    if obj.get("v") != VERSION:
+        raise ProtocolError("bad_version")
+    kind = obj.get("type")
+    if not isinstance(kind, str) or kind not in CLIENT_TYPES:
+        raise ProtocolError("unknown_type", f"unknown message type {str(kind)[:40]!r}")
+    body = {k: v for k, v in obj.items() if k not in ("v", "type")}
+    extra = set(body) - CLIENT_TYPES[kind]
+    if extra:
+        raise ProtocolError(
+            "bad_message", f"a {kind} message has no field {sorted(extra)[0][:40]!r}"
+        )
+    _check_fields(kind, body)
+    return ClientMessage(kind, body)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_fields(kind: str, body: dict[str, Any]) -> None:
+    if kind == "hello":
+        token, watch = body.get("token"), body.get("watch")
+        if token is not None and (not isinstance(token, str) or not 8 <= len(token) <= 128):
+            raise ProtocolError("bad_message", "a token is a string")
+        if watch is not None and watch is not True:
+            raise ProtocolError("bad_message", "watch is true or absent")
+        if (token is None) == (watch is None):
+            raise ProtocolError("bad_message", "hello carries either a token or watch: true")
+    elif kind == "act":
+        if not _is_int(body.get("state_id")):
+            raise ProtocolError("bad_message", "act needs the state_id it was chosen in")
+        if not isinstance(body.get("action"), dict):
+            raise ProtocolError("bad_message", "act needs an action object")
+        if "seat" in body and not _is_int(body["seat"]):
+            raise ProtocolError("bad_message", "seat is a number")
+        ref = body.get("ref")
+        if ref is not None and not (_is_int(ref) or (isinstance(ref, str) and len(ref) <= 40)):
+            raise ProtocolError("bad_message", "ref is a number or a short string")
+    elif kind == "fill" and (
+        not _is_int(body.get("seat")) or not isinstance(body.get("level"), str)
+    ):
+        raise ProtocolError("bad_message", "fill needs a seat number and a level")
+
+
+def message(kind: str, state_id: int, **fields: Any) -> dict[str, Any]:
+    """A server message: ``{"v": 1, "type": kind, "state_id": state_id, **fields}``."""
+    return {"v": VERSION, "type": kind, "state_id": state_id, **fields}
+
+
+def error(code: str, state_id: int, text: str | None = None, **fields: Any) -> dict[str, Any]:
+    """An ``error`` message with ``code`` and a sentence (the code's default if none)."""
+    return message("error", state_id, code=code, message=text or CODES.get(code, code), **fields)

@@ -1,0 +1,57 @@
+"""Move-by-move replays of finished games.
+
+A replay replays the stored log on a fresh :class:`~parlour.table.Table` and keeps, after
+every input, the spectator's view (public information) and each seat's hand. Hands are shown
+only because the game is over: :func:`replay` refuses a game still in play.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parlour.server.events import history
+from parlour.store import StoredTable
+from parlour.table import Table
+
+
+class NotFinished(Exception):
+    """The game is still in play: its replay would show hidden cards."""
+
+
+def replay(stored: StoredTable) -> dict[str, Any]:
+    """The replay of a finished game: its seats, and one frame per input plus the deal.
+
+    Each frame has ``view`` (the spectator's view, without the round log), ``hands`` (every
+    seat's hand, left to right), ``events`` (what the input did, from the public history: one
+    event, or two when it ended a round) and ``seq``. Raises :class:`NotFinished` for a game in
+    play and ``ValueError`` if the log no longer applies.
+    """
+    if not stored.finished:
+        raise NotFinished(f"table {stored.table_id} is still in play")
+    table = Table(
+        stored.table_id, stored.game, stored.options, stored.seed, list(stored.seats),
+        started=True,
+    )  # fmt: skip
+    players = len(stored.seats)
+    frames = [_frame(table, players, 0, [])]
+    seen = 0
+    for entry in stored.entries:
+        result = table.submit(entry.seat, table.state_id, entry.action, entry.now_ms)
+        if not result.ok:
+            raise ValueError(f"stored input {entry.seq} no longer applies")
+        events = history(table, None)
+        frames.append(_frame(table, players, entry.seq, events[seen:]))
+        seen = len(events)
+    return {
+        "table_id": stored.table_id,
+        "game": stored.game,
+        "seat_info": [s.to_json() for s in stored.seats],
+        "frames": frames,
+    }
+
+
+def _frame(table: Table, players: int, seq: int, events: list[Any]) -> dict[str, Any]:
+    view = table.view(None)
+    view.pop("log", None)
+    hands = [table.view(seat)["hand"] for seat in range(players)]
+    return {"seq": seq, "view": view, "hands": hands, "events": events}

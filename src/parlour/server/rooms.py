@@ -1,0 +1,416 @@
+"""Rooms: one live table each, with its connections, its computer opponents and its log.
+
+A :class:`Room` wraps the :class:`~parlour.table.Table` (the authority) and is the only place
+that feeds it inputs: an input is applied, appended to the store (committed), and only then
+acknowledged and broadcast. Every message a connection receives is built from
+``Table.view(seat)`` for that connection's own seat, so no message carries another seat's hand.
+The :class:`Hub` holds the rooms, creates tables and rebuilds unfinished ones at start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import random
+import secrets
+import time
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from parlour.bots.levels import LEVELS
+from parlour.server.bots import BOT_NAMES, BotRunner, bot_seed
+from parlour.server.events import history
+from parlour.server.protocol import ProtocolError, error, message
+from parlour.server.settings import Settings
+from parlour.store import SQLiteStore
+from parlour.table import Accepted, Rejected, SeatInfo, Table
+
+log = logging.getLogger("parlour.server")
+
+
+def now_ms() -> int:
+    """Wall-clock milliseconds (the time recorded with every input)."""
+    return int(time.time() * 1000)
+
+
+def token_hash(token: str) -> str:
+    """The SHA-256 hex digest of a seat token (only this is stored)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def clean_name(name: Any, default: str = "Guest") -> str:
+    """A display name: printable characters only, spaces collapsed, at most 20 characters.
+
+    >>> clean_name("  Ana\\n  Lund ")
+    'Ana Lund'
+    >>> clean_name(42)
+    'Guest'
+    """
+    if not isinstance(name, str):
+        return default
+    kept = "".join(c for c in name if unicodedata.category(c)[0] not in "CZ" or c == " ")
+    kept = " ".join(kept.split())[:20].strip()
+    return kept or default
+
+
+@dataclass(eq=False)
+class Connection:
+    """One WebSocket: its seat (``None`` for a spectator) and its outgoing queue."""
+
+    seat: int | None
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+
+    def send(self, msg: dict[str, Any]) -> None:
+        """Queue ``msg`` for this connection's writer."""
+        self.queue.put_nowait(msg)
+
+
+class Room:
+    """A live table: see the module docstring."""
+
+    def __init__(self, hub: Hub, table: Table, hashes: dict[int, str]) -> None:
+        self.hub = hub
+        self.table = table
+        self.hashes = dict(hashes)
+        self.conns: set[Connection] = set()
+        self._wake = asyncio.Event()
+        self._rng = random.Random(table.seed ^ 0x5EED)
+        self._task: asyncio.Task[None] | None = None
+        self._sent = len(history(table, None))
+
+    @property
+    def table_id(self) -> str:
+        return self.table.table_id
+
+    @property
+    def finished(self) -> bool:
+        return self.table.outcome() is not None
+
+    # ------------------------------------------------------------------ seats and connections
+
+    def seat_for_token(self, token: str) -> int | None:
+        """The seat whose token this is, or ``None`` (compared in constant time)."""
+        digest = token_hash(token)
+        found = None
+        for seat, stored in self.hashes.items():
+            if hmac.compare_digest(stored, digest):
+                found = seat
+        return found
+
+    def new_token(self, seat: int) -> str:
+        """Give ``seat`` a fresh random token; only its hash is kept and stored."""
+        token = secrets.token_urlsafe(24)
+        self.hashes[seat] = token_hash(token)
+        self.hub.store.set_token_hash(self.table_id, seat, self.hashes[seat])
+        return token
+
+    def presence(self) -> list[bool]:
+        """Per seat: a bot, or a human with at least one open connection."""
+        online = {c.seat for c in self.conns}
+        return [s.kind == "bot" or i in online for i, s in enumerate(self.table.seats)]
+
+    def connect(self, conn: Connection) -> None:
+        """Add a connection, send it the welcome and its state, and tell the others."""
+        self.conns.add(conn)
+        role = "player" if conn.seat is not None else "spectator"
+        conn.send(
+            message(
+                "welcome",
+                self.table.state_id,
+                seat=conn.seat,
+                role=role,
+                host=conn.seat == 0,
+                table_id=self.table_id,
+                settings=self.hub.settings.client(),
+            )
+        )
+        self.broadcast(new=conn)
+
+    def disconnect(self, conn: Connection) -> None:
+        """Remove a connection and tell the others who is still here."""
+        self.conns.discard(conn)
+        if self.conns:
+            self.broadcast()
+        elif self.finished:
+            self.hub.forget(self)
+
+    def state_message(self, seat: int | None, events: list[Any]) -> dict[str, Any]:
+        """The ``state`` message for ``seat``: its view, its legal actions, who is here, and
+        ``events``: what happened since the last state message, as ``seat`` may see it."""
+        table = self.table
+        actions = [a.to_json() for a in table.legal_actions(seat)] if seat is not None else []
+        return message(
+            "state",
+            table.state_id,
+            view=table.view(seat),
+            actions=actions,
+            events=events,
+            presence=self.presence(),
+            finished=self.finished,
+        )
+
+    def broadcast(self, new: Connection | None = None) -> None:
+        """Send every connection the state for its own seat (built once per seat), with the
+        events since the last broadcast; ``new``, a connection that just arrived, gets the
+        whole history instead (``history``)."""
+        built: dict[int | None, tuple[dict[str, Any], list[Any]]] = {}
+        sent = self._sent
+        for conn in list(self.conns):
+            if conn.seat not in built:
+                past = history(self.table, conn.seat)
+                built[conn.seat] = (self.state_message(conn.seat, past[sent:]), past)
+                self._sent = len(past)
+            msg, past = built[conn.seat]
+            conn.send({**msg, "events": [], "history": past} if conn is new else msg)
+        if not built:
+            self._sent = len(history(self.table, None))
+
+    # ------------------------------------------------------------------ inputs
+
+    def submit(self, seat: int, state_id: int, action: Any) -> Accepted | Rejected:
+        """Apply ``action`` for ``seat``, store it, then broadcast; refusals change nothing.
+
+        If the store fails, the input is taken back (the table is rebuilt from its record
+        without it) and refused with ``storage_error``.
+        """
+        table = self.table
+        result = table.submit(seat, state_id, action, now_ms())
+        if isinstance(result, Rejected):
+            return result
+        try:
+            self.hub.store.append(self.table_id, result.entry)
+            if table.outcome() is not None:
+                self.hub.store.finish(self.table_id, table.outcome())
+        except Exception:
+            log.exception("could not store input %s of table %s", result.entry.seq, self.table_id)
+            self.table = Table(
+                table.table_id, table.game, table.options, table.seed, table.seats,
+                started=table.started, record=table.record[:-1],
+            )  # fmt: skip
+            return Rejected("storage_error", "the move could not be saved", self.table.state_id)
+        self.broadcast()
+        self._wake.set()
+        return result
+
+    def act(self, conn: Connection, body: dict[str, Any]) -> None:
+        """Handle an ``act`` message from ``conn``: ack or error to it, state to everyone."""
+        ref = body.get("ref")
+        extra = {"ref": ref} if ref is not None else {}
+        if conn.seat is None:
+            conn.send(error("spectator", self.table.state_id, **extra))
+            return
+        if "seat" in body and body["seat"] != conn.seat:
+            text = f"you sit in seat {conn.seat}, not seat {body['seat']}"
+            conn.send(error("wrong_seat", self.table.state_id, text, **extra))
+            return
+        result = self.submit(conn.seat, body["state_id"], body["action"])
+        if isinstance(result, Rejected):
+            conn.send(error(result.code, result.state_id, result.message, **extra))
+        else:
+            conn.send(message("ack", result.state_id, **extra))
+
+    def join(self, name: str) -> tuple[int, str]:
+        """A person takes the first open seat; returns the seat and its new token.
+
+        Raises :class:`ProtocolError` ``already_started`` or ``not_open`` (no open seat).
+        """
+        table = self.table
+        if table.started:
+            raise ProtocolError("already_started")
+        for seat, info in enumerate(table.seats):
+            if info.kind == "open":
+                table.take_seat(seat, clean_name(name))
+                token = self.new_token(seat)
+                self.hub.store.update_seats(self.table_id, table.seats, table.started)
+                self.broadcast()
+                return seat, token
+        raise ProtocolError("not_open", "every seat at this table is taken")
+
+    def fill(self, conn: Connection, seat: Any, level: str) -> None:
+        """The host puts a computer opponent of ``level`` in an open seat.
+
+        Raises :class:`ProtocolError` ``not_host``, ``already_started``, ``not_open`` or
+        ``bad_level``.
+        """
+        table = self.table
+        if conn.seat != 0:
+            raise ProtocolError("not_host")
+        if table.started:
+            raise ProtocolError("already_started")
+        if level not in LEVELS:
+            raise ProtocolError("bad_level", f"levels are {', '.join(LEVELS)}")
+        if not 0 <= seat < len(table.seats) or table.seats[seat].kind != "open":
+            raise ProtocolError("not_open")
+        table.fill_with_bot(seat, level)
+        taken = {s.name for s in table.seats}
+        name = next(n for n in self._rng.sample(BOT_NAMES, len(BOT_NAMES)) if n not in taken)
+        table.seats[seat] = SeatInfo("bot", name, level)
+        self.hub.store.update_seats(self.table_id, table.seats, table.started)
+        self.broadcast()
+
+    def start(self, conn: Connection) -> None:
+        """The host starts the game. Raises :class:`ProtocolError` ``not_host``,
+        ``already_started`` or ``seats_open``."""
+        if conn.seat != 0:
+            raise ProtocolError("not_host")
+        if self.table.started:
+            raise ProtocolError("already_started")
+        try:
+            self.table.start()
+        except ValueError:
+            raise ProtocolError("seats_open") from None
+        self.hub.store.update_seats(self.table_id, self.table.seats, True)
+        self.broadcast()
+        self._wake.set()
+
+    # ------------------------------------------------------------------ computer opponents
+
+    def run(self) -> None:
+        """Start this room's bot driver (idempotent)."""
+        if self._task is None:
+            self._task = asyncio.create_task(self._drive_bots(), name=f"bots-{self.table_id}")
+            self._wake.set()
+
+    async def stop(self) -> None:
+        """Stop the bot driver."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def _bots_to_act(self) -> list[int]:
+        return [s for s in self.table.to_act() if self.table.seats[s].kind == "bot"]
+
+    async def _drive_bots(self) -> None:
+        # Wait for a change; while bots are to act, let each of them think (off the loop, all
+        # at once during the flip decisions) while a human-feeling pause runs, then submit each
+        # move that is still legal. A bot whose move went stale is simply asked again.
+        settings = self.hub.settings
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while seats := self._bots_to_act():
+                low, high = settings.bot_delay_min_ms, settings.bot_delay_max_ms
+                pause = asyncio.sleep(self._rng.uniform(low, high) / 1000)
+                _, *moves = await asyncio.gather(pause, *(self._think(s) for s in seats))
+                for seat, action in zip(seats, moves, strict=True):
+                    table = self.table
+                    if seat in table.to_act() and action in table.legal_actions(seat):
+                        result = self.submit(seat, table.state_id, action)
+                        if isinstance(result, Rejected):
+                            log.warning("bot move refused at %s: %s", self.table_id, result)
+
+    async def _think(self, seat: int) -> Any:
+        """The move of the bot in ``seat`` for the current state (its first legal move if the
+        bot fails, so that a game never stalls)."""
+        table = self.table
+        legal = table.legal_actions(seat)
+        level = table.seats[seat].level
+        seed = bot_seed(table.seed, seat, table.state_id)
+        try:
+            text = await self.hub.bots.choose(table.game, level, table.view(seat), legal, seed)
+            return table.spec.parse_action(text)
+        except Exception:
+            log.exception("bot %s at table %s failed; playing its first legal move", level, seat)
+            return legal[0] if legal else None
+
+
+class Hub:
+    """Every room of this server, the store and the bot runner (built in the app's lifespan)."""
+
+    def __init__(self, settings: Settings, store: SQLiteStore, bots: BotRunner) -> None:
+        self.settings = settings
+        self.store = store
+        self.bots = bots
+        self.rooms: dict[str, Room] = {}
+
+    def _room_from_store(self, table_id: str) -> Room:
+        stored = self.store.load(table_id)
+        table = Table(
+            stored.table_id, stored.game, stored.options, stored.seed, list(stored.seats),
+            started=stored.started, record=stored.entries,
+        )  # fmt: skip
+        return Room(self, table, self.store.token_hashes(table_id))
+
+    async def open(self) -> int:
+        """Rebuild every unfinished table from its log and let its bots resume; returns how
+        many were rebuilt. A table that no longer rebuilds is logged and skipped."""
+        for table_id in self.store.unfinished():
+            try:
+                room = self._room_from_store(table_id)
+            except Exception:
+                log.exception("table %s could not be rebuilt", table_id)
+                continue
+            self.rooms[table_id] = room
+            room.run()
+        return len(self.rooms)
+
+    async def close(self) -> None:
+        """Stop every room's bots."""
+        for room in list(self.rooms.values()):
+            await room.stop()
+        self.rooms.clear()
+
+    def get(self, table_id: str) -> Room:
+        """The room of ``table_id``, loading a stored (e.g. finished) table on demand.
+
+        Raises ``KeyError`` for an unknown table.
+        """
+        if table_id in self.rooms:
+            return self.rooms[table_id]
+        if not isinstance(table_id, str) or not 1 <= len(table_id) <= 40:
+            raise KeyError(table_id)
+        room = self._room_from_store(table_id)
+        self.rooms[table_id] = room
+        room.run()
+        return room
+
+    def forget(self, room: Room) -> None:
+        """Drop a finished room nobody is looking at (it stays in the store)."""
+        if room.finished and not room.conns and self.rooms.get(room.table_id) is room:
+            del self.rooms[room.table_id]
+            if room._task is not None:
+                room._task.cancel()
+
+    def create(
+        self, game: str, options: dict[str, Any], name: str, seats: list[SeatInfo]
+    ) -> tuple[Room, str]:
+        """A new table with the creator (the host) in seat 0 and ``seats`` for the others
+        (bots or open seats); returns the room and the host's token. The game starts at once
+        unless a seat is open.
+
+        Raises ``ValueError`` for bad options and ``OverflowError`` when the server holds
+        ``max_open_tables`` unfinished tables.
+        """
+        if sum(not r.finished for r in self.rooms.values()) >= self.settings.max_open_tables:
+            raise OverflowError("this server has too many tables in play; try again later")
+        table_id = secrets.token_urlsafe(6)
+        while table_id in self.rooms:
+            table_id = secrets.token_urlsafe(6)
+        seed = secrets.randbits(48)
+        rng = random.Random(seed)
+        host = clean_name(name)
+        names = [n for n in rng.sample(BOT_NAMES, len(BOT_NAMES)) if n != host]
+        all_seats = [SeatInfo("human", host)]
+        for info in seats:
+            all_seats.append(SeatInfo("bot", names.pop(), info.level) if info.kind == "bot"
+                             else SeatInfo("open"))  # fmt: skip
+        started = all(s.kind != "open" for s in all_seats)
+        try:
+            table = Table(table_id, game, {**options, "players": len(all_seats)}, seed,
+                          all_seats, started=started)  # fmt: skip
+        except Exception as exc:
+            raise ValueError(str(exc)) from None
+        self.store.create_table(
+            table_id, game, table.options, seed, table.seats, started, created_ms=now_ms()
+        )
+        room = Room(self, table, {})
+        token = room.new_token(0)
+        self.rooms[table_id] = room
+        room.run()
+        return room, token

@@ -1,0 +1,88 @@
+"""Server settings: where to listen, where the database is, and every delay.
+
+Read from the environment (``PARLOUR_*``) with safe defaults, then overridden by command-line
+options. Nothing here opens a resource: the app's lifespan does that.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the server can be told.
+
+    - ``host``, ``port``: where to listen (127.0.0.1:8000: only this machine).
+    - ``db``: the SQLite file (``parlour.db`` in the working directory).
+    - ``bot_delay_min_ms``, ``bot_delay_max_ms``: a computer opponent waits a random time in this
+      range before it moves, so that people can follow (0 in tests).
+    - ``anim_ms``: how long the browser animates a move (cards flying to and from the table).
+    - ``max_message_bytes``: the largest WebSocket message the server reads; bigger ones are
+      refused with ``message_too_large`` and change nothing.
+    - ``ws_max_bytes``: the hard limit uvicorn enforces (the connection is closed above it).
+    - ``bot_workers``: processes for the searching bots (Hard, Expert); 0 runs them in threads.
+    - ``max_open_tables``: how many unfinished tables the server holds before refusing new ones.
+    - ``hello_timeout_s``: how long a new WebSocket may wait before saying who it is.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    db: str = "parlour.db"
+    bot_delay_min_ms: int = 600
+    bot_delay_max_ms: int = 1500
+    anim_ms: int = 450
+    max_message_bytes: int = 4096
+    ws_max_bytes: int = 65536
+    bot_workers: int = max(1, os.cpu_count() or 1)
+    max_open_tables: int = 1000
+    hello_timeout_s: float = 10.0
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.bot_delay_min_ms <= self.bot_delay_max_ms:
+            raise ValueError("bot delays: need 0 <= bot_delay_min_ms <= bot_delay_max_ms")
+        if self.anim_ms < 0:
+            raise ValueError("anim_ms must not be negative")
+        if not 64 <= self.max_message_bytes <= self.ws_max_bytes:
+            raise ValueError("need 64 <= max_message_bytes <= ws_max_bytes")
+        if not 0 <= self.port <= 65535:
+            raise ValueError(f"port {self.port} is not a TCP port")
+        if self.bot_workers < 0 or self.max_open_tables < 1 or self.hello_timeout_s <= 0:
+            raise ValueError("bot_workers >= 0, max_open_tables >= 1 and hello_timeout_s > 0")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+        """Settings from ``PARLOUR_<FIELD>`` variables (e.g. ``PARLOUR_BOT_DELAY_MAX_MS=0``),
+        then ``overrides`` (``None`` values are ignored).
+
+        Raises ``ValueError`` for a value that is not a number where one is needed, or for
+        settings that do not fit together.
+
+        >>> Settings.from_env({"PARLOUR_PORT": "9000"}, db="x.db").port
+        9000
+        """
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            raw = env.get(f"PARLOUR_{f.name.upper()}")
+            if raw is None:
+                continue
+            kind = type(getattr(cls(), f.name))
+            try:
+                values[f.name] = kind(raw)
+            except ValueError:
+                name = f"PARLOUR_{f.name.upper()}"
+                raise ValueError(f"{name}={raw!r} is not a {kind.__name__}") from None
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+    def with_(self, **changes: Any) -> Settings:
+        """A copy with ``changes``."""
+        return replace(self, **changes)
+
+    def client(self) -> dict[str, Any]:
+        """What the browser needs to know (pacing only; nothing secret)."""
+        return {"anim_ms": self.anim_ms, "max_message_bytes": self.max_message_bytes}

@@ -1,0 +1,95 @@
+"""A real Parlour server in a subprocess (uvicorn on 127.0.0.1 and a free port), for tests that
+need one: the restart test and the browser tests."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+FAST = {
+    "PARLOUR_BOT_DELAY_MIN_MS": "0",
+    "PARLOUR_BOT_DELAY_MAX_MS": "0",
+    "PARLOUR_ANIM_MS": "0",
+    "PARLOUR_BOT_WORKERS": "0",
+}
+"""Settings for tests: bots move at once, no animations, no process pool."""
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class LiveServer:
+    """``parlour serve`` on a free port with the SQLite file ``db``; ``start()``/``stop()``
+    (or ``kill()``) may be called again to restart it on the same database."""
+
+    def __init__(self, db: Path, env: dict[str, str] | None = None) -> None:
+        self.db = db
+        self.port = free_port()
+        self.env = {**os.environ, **FAST, **(env or {})}
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = db.with_suffix(".log")
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 20.0) -> LiveServer:
+        """Start the server and wait until it accepts connections; raises ``RuntimeError`` if
+        it exits or does not answer within ``timeout`` seconds."""
+        command = [
+            sys.executable,
+            "-m",
+            "parlour.cli.main",
+            "serve",
+            "--port",
+            str(self.port),
+            "--db",
+            str(self.db),
+        ]
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(command, env=self.env, stdout=out, stderr=out)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return self
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError("the server did not start in time")
+
+    def stop(self) -> None:
+        """Stop the server gracefully (SIGTERM), killing it if it takes too long."""
+        if self.proc is None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+    def kill(self) -> None:
+        """Kill the server at once (SIGKILL): no shutdown code runs."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+    def __enter__(self) -> LiveServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,74 @@
+"""Settings from the environment and the command line; bots thinking off the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from parlour.cli.main import main, parse_delay
+from parlour.server import Settings
+from parlour.server.bots import BotRunner, bot_seed
+from parlour.table import SeatInfo, Table
+
+
+def test_defaults_are_safe() -> None:
+    settings = Settings.from_env({})
+    assert (settings.host, settings.port, settings.db) == ("127.0.0.1", 8000, "parlour.db")
+    assert 600 <= settings.bot_delay_min_ms <= settings.bot_delay_max_ms <= 1500
+    assert settings.max_message_bytes <= settings.ws_max_bytes
+    assert set(settings.client()) == {"anim_ms", "max_message_bytes"}
+
+
+def test_environment_then_options() -> None:
+    env = {
+        "PARLOUR_BOT_DELAY_MIN_MS": "0",
+        "PARLOUR_BOT_DELAY_MAX_MS": "5",
+        "PARLOUR_ANIM_MS": "0",
+        "PARLOUR_PORT": "9000",
+        "PARLOUR_HELLO_TIMEOUT_S": "2.5",
+    }
+    settings = Settings.from_env(env, port=9100, db=None)
+    assert settings.port == 9100 and settings.db == "parlour.db"
+    assert (settings.bot_delay_min_ms, settings.bot_delay_max_ms, settings.anim_ms) == (0, 5, 0)
+    assert settings.hello_timeout_s == 2.5
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"PARLOUR_PORT": "eighty"},
+        {"PARLOUR_BOT_DELAY_MIN_MS": "900", "PARLOUR_BOT_DELAY_MAX_MS": "100"},
+        {"PARLOUR_MAX_MESSAGE_BYTES": "10"},
+        {"PARLOUR_ANIM_MS": "-1"},
+    ],
+)
+def test_bad_settings_are_refused(env: dict[str, str]) -> None:
+    with pytest.raises(ValueError):
+        Settings.from_env(env)
+
+
+def test_the_serve_command_checks_its_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert parse_delay("0") == (0, 0) and parse_delay(None) == (None, None)
+    assert main(["serve", "--bot-delay-ms", "slow"]) == 2
+    assert main(["serve", "--bot-delay-ms", "900-100"]) == 2
+    assert "parlour serve:" in capsys.readouterr().err
+
+
+def test_a_searching_bot_thinks_in_another_process() -> None:
+    table = Table("t", "scout", {"players": 3}, 11, [SeatInfo("bot", "A", "hard")] * 3)
+    seat = table.to_act()[0]
+    legal = table.legal_actions(seat)
+    runner = BotRunner(workers=1)
+    try:
+        text = asyncio.run(
+            runner.choose("scout", "hard", table.view(seat), legal, bot_seed(11, seat, 0))
+        )
+        assert text in {str(a) for a in legal}
+        assert runner._pool is not None  # the searching level used the process pool
+        quick = asyncio.run(runner.choose("scout", "easy", table.view(seat), legal, 1))
+        assert quick in {str(a) for a in legal}
+        with pytest.raises(ValueError):
+            asyncio.run(runner.choose("scout", "grandmaster", table.view(seat), legal, 1))
+    finally:
+        runner.close()
