@@ -116,19 +116,7 @@ def play_game(
         action = bots[entry].choose(spec.view(state, seat), legal, rngs[entry])
         move_ms[entry].append((time.perf_counter() - start) * 1000)
         state = spec.apply(state, seat, action)
-    result = spec.outcome(state)
-    assert result is not None
-    winners = result["winners"]
-    return GameResult(
-        deal=deal,
-        rotation=rotation,
-        seats=seats,
-        scores=[result["scores"][s] for s in seats],
-        ranks=[result["ranks"][s] for s in seats],
-        win_share=[(1 / len(winners) if s in winners else 0.0) for s in seats],
-        move_ms=move_ms,
-        outcome=dict(result),
-    )
+    return _result(spec.outcome(state), deal, rotation, seats, move_ms)
 
 
 def play_realtime_game(
@@ -177,7 +165,16 @@ def play_realtime_game(
             state = spec.apply(state, None, Timeout(), now)
         else:
             raise RuntimeError(f"{game}: nobody plans to act and nothing is due")
-    result = spec.outcome(state)
+    return _result(spec.outcome(state), deal, rotation, seats, move_ms)
+
+
+TURN_BASED = {"scout"}
+
+
+def _result(
+    result: Any, deal: int, rotation: int, seats: list[int], move_ms: list[list[float]]
+) -> GameResult:
+    # A finished game's outcome, seen from the lineup entries (entry i sat in seats[i]).
     assert result is not None
     winners = result["winners"]
     return GameResult(
@@ -190,9 +187,6 @@ def play_realtime_game(
         move_ms=move_ms,
         outcome=dict(result),
     )
-
-
-TURN_BASED = {"scout"}
 
 
 def _play_task(task: tuple[str, int, list[str], int, int]) -> GameResult:
