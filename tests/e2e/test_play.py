@@ -176,10 +176,14 @@ def test_two_friends_play_a_round_at_one_table_by_the_invite_link(
     turns, reloaded = 0, False
     round_over = "() => document.getElementById('results-dialog').open"
     while not (reloaded and host.evaluate(round_over)):
-        to_act = [int(s) for s in host.evaluate("document.body.dataset.toAct").split(",") if s]
+        # Read whose turn it is and the state id together: the bot may move between two reads.
+        acting, state_id = host.evaluate(
+            "[document.body.dataset.toAct, document.body.dataset.stateId]"
+        )
+        to_act = [int(s) for s in acting.split(",") if s]
         humans = [s for s in to_act if s in pages]
         if not humans:  # the bot's turn: wait for the table to move on
-            before = int(host.evaluate("document.body.dataset.stateId"))
+            before = int(state_id)
             host.wait_for_function(
                 f"() => Number(document.body.dataset.stateId) > {before}", **POLL
             )
