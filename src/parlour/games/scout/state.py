@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parlour.core import InvalidAction, derive_rng
+from parlour.core.state import LoggedState
 from parlour.games.scout.cards import HAND_SIZE, Card, canonical, deck_for, shuffled
 
 FLIP_PHASE = 0
@@ -120,7 +121,7 @@ class RoundResult:
 _new_state_object = object.__new__
 
 
-class State:
+class State(LoggedState):
     """A SCOUT game at one moment. Treat as immutable: ``apply`` builds new states.
 
     Fields (per seat tuples are indexed by seat):
@@ -220,37 +221,6 @@ class State:
         new.round_cards = self.round_cards
         return new
 
-    def _fields(self) -> tuple[Any, ...]:
-        # The log is a linked list; it is compared (and pickled) flattened, so that long games
-        # neither recurse deeply nor compare slowly.
-        return tuple(
-            tuple(self.events()) if name == "log" else getattr(self, name)
-            for name in State.__slots__
-        )
-
-    def __copy__(self) -> State:
-        return self.clone()
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (self._fields(),))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, State):
-            return NotImplemented
-        for name in State.__slots__:
-            mine, theirs = getattr(self, name), getattr(other, name)
-            if mine is theirs:
-                continue
-            if name == "log":
-                if self.events() != other.events():
-                    return False
-            elif mine != theirs:
-                return False
-        return True
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
     def __repr__(self) -> str:
         return (
             f"<scout State round {self.round + 1}/{self.options.rounds} "
@@ -278,18 +248,6 @@ class State:
             out.append(event)
         out.reverse()
         return out
-
-
-def _rebuild(fields: tuple[Any, ...]) -> State:
-    # Unpickle a State (see State.__reduce__).
-    state = _new_state_object(State)
-    for name, value in zip(State.__slots__, fields, strict=True):
-        setattr(state, name, value)
-    log: Any = None
-    for event in state.log:
-        log = (log, event)
-    state.log = log
-    return state
 
 
 def deal_round(

@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from parlour.core import InvalidAction, derive_rng
+from parlour.core.state import LoggedState
 from parlour.games.snap.cards import (
     DECK,
     MATCH_MODES,
@@ -113,7 +114,7 @@ def options_from_json(obj: Any) -> SnapOptions:
 _new_state_object = object.__new__
 
 
-class State:
+class State(LoggedState):
     """A SNAP game at one moment. Treat as immutable: ``apply`` builds new states.
 
     Cards (per-seat tuples are indexed by seat):
@@ -240,37 +241,6 @@ class State:
         new.turn = self.turn
         return new
 
-    def _fields(self) -> tuple[Any, ...]:
-        # The log is a linked list; it is compared (and pickled) flattened, so that long games
-        # neither recurse deeply nor compare slowly.
-        return tuple(
-            tuple(self.events()) if name == "log" else getattr(self, name)
-            for name in State.__slots__
-        )
-
-    def __copy__(self) -> State:
-        return self.clone()
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (self._fields(),))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, State):
-            return NotImplemented
-        for name in State.__slots__:
-            mine, theirs = getattr(self, name), getattr(other, name)
-            if mine is theirs:
-                continue
-            if name == "log":
-                if self.events() != other.events():
-                    return False
-            elif mine != theirs:
-                return False
-        return True
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
     def __repr__(self) -> str:
         sizes = [(len(s), len(p)) for s, p in zip(self.stocks, self.piles, strict=True)]
         return (
@@ -303,18 +273,6 @@ class State:
                 break
         out.reverse()
         return out
-
-
-def _rebuild(values: tuple[Any, ...]) -> State:
-    # Unpickle a State (see State.__reduce__).
-    state = _new_state_object(State)
-    for name, value in zip(State.__slots__, values, strict=True):
-        setattr(state, name, value)
-    log: Any = None
-    for event in state.log:
-        log = (log, event)
-    state.log = log
-    return state
 
 
 def next_in(out: Sequence[int | None], seat: int) -> int:
