@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parlour.games.scout import Flip, Scout, ScoutShow, Show, group_key
+from parlour.games.scout.rules import best_key
 
 
 def partition(values: Sequence[int]) -> list[int]:
@@ -42,33 +43,13 @@ def partition(values: Sequence[int]) -> list[int]:
 
 
 def best_group_key(values: Sequence[int]) -> int:
-    """The strength (``group_key``) of the strongest group in a hand (0 if empty).
+    """The strength (``group_key``) of the strongest group in a hand of these numbers (0 if
+    empty); the engine's own search over the hand.
 
     >>> best_group_key([2, 7, 7, 1]) == group_key([7, 7])
     True
     """
-    best = 0
-    length = 0
-    step = 99
-    prev = -99
-    for v in values:
-        d = v - prev
-        prev = v
-        if d == step:
-            length += 1
-        elif -1 <= d <= 1:
-            length = 2
-            step = d
-        else:
-            length = 1
-            step = 99
-        if step == 1:
-            key = (length << 5) + v - length + 1
-        else:
-            key = (length << 5) + (v if step == -1 else 16 + v)
-        if key > best:
-            best = key
-    return best
+    return best_key([(v, 0) for v in values])
 
 
 @dataclass(frozen=True)

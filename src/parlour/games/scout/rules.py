@@ -150,30 +150,7 @@ def legal_shows(hand: Sequence[Card], active_key: int) -> list[Show]:
 
 def best_key(hand: Sequence[Card]) -> int:
     """The strength of the strongest group in ``hand`` (0 for an empty hand)."""
-    best = 0
-    length = 0
-    step = 99
-    prev = -99
-    for card in hand:
-        v = card[0]
-        d = v - prev
-        prev = v
-        if d == step:
-            length += 1
-        elif -1 <= d <= 1:
-            length = 2
-            step = d
-        else:
-            length = 1
-            step = 99
-        key = (
-            (length << 5) + (16 + v if step >= 0 else v)
-            if step != 1
-            else (length << 5) + v - length + 1
-        )
-        if key > best:
-            best = key
-    return best
+    return _best_group(hand)[0]
 
 
 def _best_group(hand: Sequence[Card]) -> tuple[int, int, int]:
