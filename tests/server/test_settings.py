@@ -17,7 +17,13 @@ def test_defaults_are_safe() -> None:
     assert (settings.host, settings.port, settings.db) == ("127.0.0.1", 8000, "parlour.db")
     assert 600 <= settings.bot_delay_min_ms <= settings.bot_delay_max_ms <= 1500
     assert settings.max_message_bytes <= settings.ws_max_bytes
-    assert set(settings.client()) == {"anim_ms", "max_message_bytes"}
+    assert set(settings.client()) == {
+        "anim_ms",
+        "max_message_bytes",
+        "game_speed",
+        "start_countdown_ms",
+    }
+    assert settings.game_speed == 1.0 and settings.start_countdown_ms > 0
 
 
 def test_environment_then_options() -> None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.core.errors import ParlourError
-from parlour.core.protocol import GameSpec, Timeout
+from parlour.core.protocol import Decide, GameSpec, Timeout
 
 
 @dataclass
@@ -104,6 +104,8 @@ def play_random(
     Real-time games: while ``deadline(state)`` is set, time moves forward by a random amount not
     past the deadline before each action, and with probability ``timeout_chance`` (always, when
     no seat may act) the player lets the deadline pass: ``Timeout()`` is applied at the deadline.
+    While a race is pending (``spec.race``), the referee sometimes decides it early with
+    ``Decide()`` at a random time before the deadline.
     Turn-based games (no deadline) play at time 0. ``on_step(state, seat, action, now)`` is
     called before each action (``seat`` is ``None`` for a timeout).
     """
@@ -116,11 +118,15 @@ def play_random(
             return record
         seats = list(spec.to_act(state))
         due = spec.deadline(state)
+        pending = spec.race(state) if spec.race is not None else None
         if due is not None and (not seats or rng.random() < timeout_chance):
             assert due >= now, "a deadline lies in the past"
             now = due
             seat: int | None = None
             action: Any = Timeout()
+        elif pending is not None and due is not None and rng.random() < timeout_chance:
+            now = rng.randint(now, due)
+            seat, action = None, Decide()
         else:
             assert seats, "the game is not over, nobody may act and there is no deadline"
             if due is not None:

@@ -33,6 +33,22 @@ class Timeout:
         return {"type": "timeout"}
 
 
+@dataclass(frozen=True, slots=True)
+class Decide:
+    """The referee closes a pending race now, before its deadline, applied with seat ``None``.
+
+    A real-time game collects inputs for a while after the first one (its decision window), in
+    case a later arrival reacted faster. The referee knows more than the engine: when nobody can
+    still come in with an earlier reaction time (N9), it decides at once with ``Decide()``.
+    """
+
+    def __str__(self) -> str:
+        return "decide"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "decide"}
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """One game's implementation of the protocol.
@@ -47,6 +63,8 @@ class GameSpec:
     - ``outcome(state)``: ``None`` while the game goes on, then scores and ranks.
     - ``parse_action(text)`` / ``action_from_json(obj)``: the inverse of ``str`` / ``to_json``.
     - ``options_from_json(obj)``: the game's options from a JSON object (with defaults).
+    - ``race(state)``: real-time games: the race waiting for a decision
+      (:class:`parlour.core.race.OpenRace`), or ``None``; ``Decide()`` decides it early.
 
     Test hooks used by the conformance suite (``parlour.core.conformance``):
 
@@ -73,3 +91,4 @@ class GameSpec:
     check_invariants: Callable[[Any], None]
     hidden_info: Callable[[Any, Seat | None], list[Any]]
     scramble_hidden: Callable[..., Any]
+    race: Callable[[Any], Any] | None = None

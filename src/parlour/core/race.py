@@ -94,6 +94,65 @@ def wait_until(
     return reveal_sent_ms + fastest_bot_rt_ms + min(rtt_ms + jitter_ms, cap_ms)
 
 
+@dataclass(frozen=True)
+class OpenRace:
+    """A race waiting for its decision, as the referee sees it (N9).
+
+    ``reveal_ms``: when the card was revealed; ``entries``: the inputs waiting, with their
+    credited reaction times; ``open_seats``: the seats that may still join; ``horizon_ms``: a
+    new input with a credited reaction time up to this could still change the decision (past
+    it, it would be beaten or too late whatever it is).
+    """
+
+    reveal_ms: int
+    entries: tuple[RaceEntry, ...]
+    open_seats: tuple[int, ...]
+    horizon_ms: int
+
+
+def settled(race: OpenRace, earliest_rt: dict[int, int]) -> bool:
+    """Whether ``race`` can be decided now: every open seat's earliest possible credited
+    reaction time (``earliest_rt``; a seat missing from it could still act at once) lies beyond
+    the horizon.
+
+    >>> race = OpenRace(1000, (RaceEntry(0, 300),), open_seats=(1, 2), horizon_ms=320)
+    >>> settled(race, {1: 350, 2: 321}), settled(race, {1: 350, 2: 320}), settled(race, {1: 999})
+    (True, False, False)
+    """
+    return all(earliest_rt.get(seat, 0) > race.horizon_ms for seat in race.open_seats)
+
+
+def human_earliest_rt(now_ms: int, race: OpenRace, allowance_ms: int) -> int:
+    """The earliest reaction time a person's input arriving from ``now_ms`` on can be
+    credited with: the time since the reveal less the seat's round-trip allowance
+    (:func:`effective_rt`).
+
+    >>> human_earliest_rt(1500, OpenRace(1000, (), (), 0), allowance_ms=120)
+    380
+    """
+    return now_ms - race.reveal_ms - allowance_ms
+
+
+def human_settles_at(race: OpenRace, allowance_ms: int) -> int:
+    """The first time at which a person who has not acted can no longer reach the horizon: the
+    reveal plus the horizon plus the seat's allowance, plus one millisecond (N9's wait).
+
+    >>> human_settles_at(OpenRace(1000, (), (), horizon_ms=320), allowance_ms=120)
+    1441
+    """
+    return race.reveal_ms + race.horizon_ms + allowance_ms + 1
+
+
+def allowance(rtt_ms: float, jitter_ms: int = JITTER_MS, cap_ms: int = MAX_EXTRA_WAIT_MS) -> int:
+    """A seat's round-trip allowance: its smoothed round trip plus the jitter allowance, capped
+    (N9), in whole milliseconds.
+
+    >>> allowance(80), allowance(900)
+    (110, 250)
+    """
+    return min(round(rtt_ms) + jitter_ms, cap_ms)
+
+
 def first_group(
     entries: Iterable[RaceEntry], tie_window_ms: int = TIE_WINDOW_MS
 ) -> list[RaceEntry]:

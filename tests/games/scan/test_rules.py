@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from parlour.core import GameOver, IllegalAction, InvalidAction, NotYourTurn, Timeout
+from parlour.core import Decide, GameOver, IllegalAction, InvalidAction, NotYourTurn, Timeout
 from parlour.games.scan import (
     GAME,
     Bluffo,
@@ -21,6 +21,7 @@ from parlour.games.scan import (
     State,
     Touch,
     apply,
+    check_invariants,
     deadline,
     deadline_kind,
     deal_deck,
@@ -29,6 +30,7 @@ from parlour.games.scan import (
     match_index,
     new_state,
     outcome,
+    race,
     to_act,
     view,
 )
@@ -635,3 +637,34 @@ def test_C14_time_never_runs_backwards() -> None:
     state = act(position(3), 0, Touch(3), T + 500)
     with pytest.raises(IllegalAction, match="time runs forward"):
         apply(state, 1, Touch(0), T + 499)
+
+
+def test_C14_the_table_may_decide_waiting_inputs_before_the_deadline() -> None:
+    state = act(position(3), 1, Touch(0, rt_ms=500), T + 600)
+    pending = race(state)
+    assert pending is not None and pending.reveal_ms == T
+    assert [(e.seat, e.rt_ms) for e in pending.entries] == [(1, 500)]
+    assert pending.open_seats == (0, 2) and pending.horizon_ms == 520  # latest rt + tie window
+    early = act_referee(state, Decide(), T + 601)
+    assert early.won[1] == (TAN[0],) and race(early) is None
+    assert early.won == timeout(state).won
+    with pytest.raises(IllegalAction, match="no input waiting"):
+        apply(early, None, Decide(), T + 601)
+    with pytest.raises(IllegalAction, match="due to be decided at"):
+        apply(state, None, Decide(), T + 851)
+    with pytest.raises(IllegalAction, match="made by the table"):
+        apply(state, 0, Decide(), T + 601)
+
+
+def test_C14_an_early_decision_of_a_wrong_touch_disqualifies_and_the_round_goes_on() -> None:
+    state = act(position(3), 2, Touch(1, rt_ms=300), T + 300)
+    state = act_referee(state, Decide(), T + 301)
+    assert state.disqualified == frozenset({2}) and state.phase == ROUND
+    assert race(state) is None and to_act(state) == (0, 1)
+
+
+def act_referee(state: State, action: object, at: int) -> State:
+    """The table's own input (seat ``None``) at ``at`` ms, with the invariants checked."""
+    after = apply(state, None, action, at)  # type: ignore[arg-type]
+    check_invariants(after)
+    return after

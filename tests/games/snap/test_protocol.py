@@ -52,7 +52,7 @@ def racing() -> Any:
         (2, FLIP, 1400, NotYourTurn, "seat 1's turn to flip"),
         (1, FLIP, 1400, IllegalAction, "a call is being decided"),
         (1, TIMEOUT, 1600, IllegalAction, "applied by the referee"),
-        (None, SNAP, 1400, NotYourTurn, "only a timeout"),
+        (None, SNAP, 1400, NotYourTurn, "only the referee"),
         (None, TIMEOUT, 1549, IllegalAction, "nothing is due before 1550 ms"),
         (0, SNAP, 1299, IllegalAction, "before the latest input at 1300 ms"),
         (0, SNAP, 1551, IllegalAction, "the timeout due at 1550 ms comes before"),

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from parlour.core import IllegalAction, NotYourTurn
+from parlour.core import Decide, IllegalAction, NotYourTurn
 from parlour.core.rng import derive_rng
 from parlour.games.snap import (
     DECK,
@@ -27,6 +27,7 @@ from parlour.games.snap import (
     name,
     new_state,
     outcome,
+    race,
     snap_valid,
     to_act,
     view,
@@ -607,3 +608,26 @@ def test_N9_anticipation_on_a_missed_snap_the_reveal_covered_is_a_false_call() -
     state = flip(state)  # seat 2 flips 9H onto 7H at 1800
     assert state.prev_valid and not snap_valid(state)
     assert verdicts(call(state, 0, 1850)) == [(0, "false")]
+
+
+def test_N9_the_referee_may_decide_a_race_before_its_deadline() -> None:
+    state = call(flip(claim_position(), now=0), 1, 400)  # type: ignore[arg-type]
+    pending = race(state)
+    assert pending is not None and pending.reveal_ms == 0
+    assert [(e.seat, e.rt_ms) for e in pending.entries] == [(1, 400)]
+    assert pending.open_seats == (0, 2, 3) and pending.horizon_ms == 420  # rt + tie window
+    decided = step(state, None, Decide(), 430)  # before the deadline at 650
+    assert last_event(decided)[:3] == ("win", 1, 1) and race(decided) is None
+    with pytest.raises(IllegalAction, match="no call waiting"):
+        apply(decided, None, Decide(), 430)
+    with pytest.raises(IllegalAction, match="due to be decided at 650 ms"):
+        apply(state, None, Decide(), 651)
+    with pytest.raises(IllegalAction, match="applied by the referee"):
+        apply(state, 2, Decide(), 430)
+
+
+def test_N9_an_early_decision_equals_the_timeout_but_for_its_time() -> None:
+    state = call(call(flip(claim_position(), now=0), 1, 400), 2, 410, rt=405)  # type: ignore[arg-type]
+    early, late = apply(state, None, Decide(), 411), apply(state, None, TIMEOUT, 650)
+    assert last_event(early)[:-1] == last_event(late)[:-1]  # a tie: same seats, same claim
+    assert early.pot == late.pot and early.stocks == late.stocks

@@ -39,6 +39,7 @@ from parlour.games.scan.rules import (
     deadline_kind,
     legal_actions,
     outcome,
+    race,
     to_act,
 )
 from parlour.games.scan.state import (
@@ -69,6 +70,7 @@ GAME = GameSpec(
     check_invariants=check_invariants,
     hidden_info=hidden_info,
     scramble_hidden=scramble_hidden,
+    race=race,
 )
 
 __all__ = [
@@ -97,6 +99,7 @@ __all__ = [
     "options_from_json",
     "outcome",
     "parse_action",
+    "race",
     "scramble_hidden",
     "state_from_cards",
     "to_act",

@@ -9,6 +9,8 @@
   ``choose colour``; JSON ``{"type": "choose", "category": "colour"}``.
 - ``Timeout()`` (from ``parlour.core``): applied by the table with seat ``None`` at the
   deadline; ``timeout``; JSON ``{"type": "timeout"}``.
+- ``Decide()`` (from ``parlour.core``): the table decides the waiting inputs before the
+  deadline (N9: nobody can still come in earlier); ``decide``; JSON ``{"type": "decide"}``.
 
 ``rt_ms`` is the reaction time the table credits the input with, in milliseconds from the reveal
 (C14, N9: the table computes it with ``parlour.core.race.effective_rt``); without it the engine
@@ -20,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from parlour.core import InvalidAction, Timeout
+from parlour.core import Decide, InvalidAction, Timeout
 from parlour.games.scan.cards import CARDS, CATEGORIES
 
 MAX_RT_MS = 86_400_000
@@ -75,7 +77,7 @@ class ChooseCategory:
         return {"type": "choose", "category": self.category}
 
 
-Action = Touch | Bluffo | ChooseCategory | Timeout
+Action = Touch | Bluffo | ChooseCategory | Timeout | Decide
 
 TOUCHES: tuple[Touch, ...] = tuple(Touch(i) for i in range(CARDS))
 """Interned ``Touch(i)`` without a reaction time, as ``legal_actions`` hands them out."""
@@ -83,6 +85,7 @@ BLUFFO = Bluffo()
 CHOICES: tuple[ChooseCategory, ...] = tuple(ChooseCategory(c) for c in CATEGORIES)
 """The four Dealer's Choice actions, in card order."""
 TIMEOUT = Timeout()
+DECIDE = Decide()
 
 
 def _int(value: Any, name: str, top: int) -> int:
@@ -120,9 +123,8 @@ def check_action(action: object) -> Action:
         assert isinstance(action, ChooseCategory)
         _category(action.category)
         return action
-    if cls is Timeout:
-        assert isinstance(action, Timeout)
-        return action
+    if cls is Timeout or cls is Decide:
+        return action  # type: ignore[return-value]
     raise InvalidAction(f"{action!r} is not a SCAN action")
 
 
@@ -168,9 +170,11 @@ def parse_action(text: str) -> Action:
         return ChooseCategory(_category(rest[0].lower()))
     if head == "timeout" and not rest:
         return TIMEOUT
+    if head == "decide" and not rest:
+        return DECIDE
     raise InvalidAction(
         f"cannot read {text!r} as a SCAN action; expected 'touch POSITION [rt MS]', "
-        "'bluffo [rt MS]', 'choose shape|pattern|position|colour' or 'timeout'"
+        "'bluffo [rt MS]', 'choose shape|pattern|position|colour', 'timeout' or 'decide'"
     )
 
 
@@ -179,6 +183,7 @@ _FIELDS = {
     "bluffo": ({"type"}, {"rt_ms"}),
     "choose": ({"type", "category"}, set()),
     "timeout": ({"type"}, set()),
+    "decide": ({"type"}, set()),
 }
 
 
@@ -208,4 +213,4 @@ def action_from_json(obj: Any) -> Action:
         return Bluffo(_rt(obj.get("rt_ms")))
     if kind == "choose":
         return ChooseCategory(_category(obj["category"]))
-    return TIMEOUT
+    return DECIDE if kind == "decide" else TIMEOUT

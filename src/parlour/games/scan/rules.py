@@ -30,6 +30,10 @@ simultaneous (``core.race.first_group``).
   ignored; a "no match" call (empty stack) is right, and the round ends with no winner, or
   wrong, and disqualifies.
 
+The table may decide the waiting inputs before the deadline with ``Decide()`` (seat ``None``)
+when it knows nobody can still come in with an earlier reaction time (N9; ``race(state)``
+describes the race for it).
+
 After deciding, the round ends if nobody eligible is left, or if its end has come: with a right
 Bluffo claim the claimant wins, otherwise nobody does (C9). A player input applied after the
 deadline is refused: the table applies the timeout first. A reaction time under
@@ -40,8 +44,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from parlour.core import GameOver, IllegalAction, InvalidAction, NotYourTurn, Timeout, derive_rng
-from parlour.core.race import first_group
+from parlour.core import (
+    Decide,
+    GameOver,
+    IllegalAction,
+    InvalidAction,
+    NotYourTurn,
+    Timeout,
+    derive_rng,
+)
+from parlour.core.race import OpenRace, first_group
 from parlour.games.scan.actions import (
     BLUFFO,
     CHOICES,
@@ -144,6 +156,18 @@ def deadline_kind(state: State) -> str | None:
     return None
 
 
+def race(state: State) -> OpenRace | None:
+    """N9: the inputs waiting for a decision as the table needs them, or ``None``: the reveal
+    time, the waiting inputs (credited reaction times), the seats that may still act and the
+    horizon: the latest waiting reaction time plus the tie window (a later input cannot change
+    how the waiting ones are decided)."""
+    if state.phase != ROUND or not state.pending:
+        return None
+    entries = tuple(p.entry() for p in state.pending)
+    horizon = max(e.rt_ms for e in entries) + state.options.tie_window_ms
+    return OpenRace(state.reveal_ms, entries, to_act(state), horizon)
+
+
 def outcome(state: State) -> dict[str, Any] | None:
     """``None`` while the game goes on; then the total scores, ranks (1 = best; equal totals
     share a rank), the winners (C12: highest total; ties share) and each game's result."""
@@ -200,6 +224,18 @@ def apply(state: State, seat: int | None, action: Action, now_ms: int) -> State:
     now = _check_time(state, now_ms)
     due = deadline(state)
     assert due is not None
+    if type(action) is Decide:
+        if seat is not None:
+            raise IllegalAction(f"a decision is made by the table with seat None, not seat {seat}")
+        if state.phase != ROUND or not state.pending:
+            raise IllegalAction("there is no input waiting for a decision")
+        if now > due:
+            raise IllegalAction(f"the inputs were due to be decided at {due} ms, not {now} ms")
+        new = state.clone()
+        new.time_ms = now
+        _decide(new, now)
+        _end_round_if_over(new, now)
+        return new
     if type(action) is Timeout:
         if seat is not None:
             raise IllegalAction(
@@ -307,12 +343,18 @@ def _timeout(state: State, now: int) -> State:
         return new
     if state.pending:
         _decide(new, now)
+    _end_round_if_over(new, now)
+    return new
+
+
+def _end_round_if_over(new: State, now: int) -> None:
+    # C9/C10: after a decision or at the deadline, end the round if nobody eligible is left or
+    # its end has come (a state under construction).
     if new.phase == ROUND and (not new.eligible() or now >= round_end(new)):
         if new.claimant is not None and new.confirm_until is not None:
             _bluffo_win(new, now)
         else:
             _no_winner(new, now, "all_disqualified" if not new.eligible() else "timer")
-    return new
 
 
 # --------------------------------------------------------------------------------------------

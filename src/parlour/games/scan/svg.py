@@ -483,3 +483,24 @@ def deck_files(colour_blind: bool = False, seed: int | str | None = 0) -> dict[s
         for i, card in enumerate(blue):
             files[f"blue-{i:02d}.svg"] = card_svg(card, "blue", colour_blind)
     return files
+
+
+def sprite_svg(colour_blind: bool = False) -> str:
+    """Every quarter design as an SVG sprite for the browser: one ``<symbol>`` per design, with
+    the id ``<category>-<design id>`` (e.g. ``shape-7``), a 100×100 view box and its words as
+    the title, so that a page draws a card with four ``<use href="#shape-7">``.
+
+    >>> sprite = sprite_svg()
+    >>> sprite.count("<symbol"), 'id="colour-22"' in sprite
+    (92, True)
+    """
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" style="display:none">']
+    for category in CATEGORIES:
+        for design_id in range(DESIGNS_PER_CATEGORY):
+            parts.append(
+                f'<symbol id="{category.value}-{design_id}" viewBox="0 0 100 100">'
+                f"<title>{escape(describe(category, design_id))}</title>"
+                f"{_quarter(category, design_id, colour_blind)}</symbol>"
+            )
+    parts.append("</svg>")
+    return "".join(parts)

@@ -39,6 +39,7 @@ from parlour.games.snap.rules import (
     deadline,
     legal_actions,
     outcome,
+    race,
     snap_valid,
     to_act,
 )
@@ -69,6 +70,7 @@ GAME = GameSpec(
     check_invariants=check_invariants,
     hidden_info=hidden_info,
     scramble_hidden=scramble_hidden,
+    race=race,
 )
 
 __all__ = [
@@ -102,6 +104,7 @@ __all__ = [
     "options_from_json",
     "outcome",
     "parse_action",
+    "race",
     "scramble_hidden",
     "snap_valid",
     "state_from_deal",

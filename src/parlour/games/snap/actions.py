@@ -7,6 +7,8 @@
   it the engine credits the time since the latest reveal.
 - ``Timeout()`` (from ``parlour.core``): ``timeout``; JSON ``{"type": "timeout"}`` — applied by
   the referee (seat ``None``) at ``deadline(state)``; accepted here so records replay from text.
+- ``Decide()`` (from ``parlour.core``): ``decide``; JSON ``{"type": "decide"}`` — the referee
+  decides a pending race before its deadline (N9: nobody can still call earlier).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from parlour.core import InvalidAction, Timeout
+from parlour.core import Decide, InvalidAction, Timeout
 
 MAX_RT_MS = 10_000_000
 """Upper bound on a reported reaction time (about 2.8 hours)."""
@@ -46,11 +48,12 @@ class Snap:
         return {"type": "snap", "rt_ms": self.rt_ms}
 
 
-Action = Flip | Snap | Timeout
+Action = Flip | Snap | Timeout | Decide
 
 FLIP = Flip()
 SNAP = Snap()
 TIMEOUT = Timeout()
+DECIDE = Decide()
 
 
 def check_rt(value: Any) -> int | None:
@@ -81,6 +84,8 @@ def parse_action(text: str) -> Action:
         return FLIP
     if words == ["timeout"]:
         return TIMEOUT
+    if words == ["decide"]:
+        return DECIDE
     if words[:1] == ["snap"] and len(words) <= 2:
         if len(words) == 1:
             return SNAP
@@ -92,7 +97,7 @@ def parse_action(text: str) -> Action:
     )
 
 
-_FIELDS = {"flip": {"type"}, "timeout": {"type"}, "snap": {"type", "rt_ms"}}
+_FIELDS = {"flip": {"type"}, "timeout": {"type"}, "decide": {"type"}, "snap": {"type", "rt_ms"}}
 
 
 def action_from_json(obj: Any) -> Action:
@@ -114,5 +119,7 @@ def action_from_json(obj: Any) -> Action:
         return FLIP
     if kind == "timeout":
         return TIMEOUT
+    if kind == "decide":
+        return DECIDE
     rt = check_rt(obj.get("rt_ms"))
     return SNAP if rt is None else Snap(rt)

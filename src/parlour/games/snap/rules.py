@@ -28,6 +28,8 @@ How a call (``Snap(rt_ms)``) is judged, in this order. ``rt`` is the credited re
    to the nearest seat still in counter-clockwise from the last flipper; it goes under the
    receiver's stock.
 
+The referee may decide a pending race before its deadline with ``Decide()`` (seat ``None``), when
+it knows nobody can still call earlier (N9; ``race(state)`` describes the race for it).
 Flips are refused while a race is pending. At the decision the claim set is taken from the
 arrangement then; the earliest calls by ``rt`` (``core.race.first_group`` with the tie window)
 win alone or tie. A race is void (nothing moves) if by then no snap is valid any more (a false
@@ -39,8 +41,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from parlour.core import GameOver, IllegalAction, InvalidAction, NotYourTurn, Timeout, derive_rng
-from parlour.core.race import RaceEntry, first_group, is_anticipation
+from parlour.core import (
+    Decide,
+    GameOver,
+    IllegalAction,
+    InvalidAction,
+    NotYourTurn,
+    Timeout,
+    derive_rng,
+)
+from parlour.core.race import OpenRace, RaceEntry, first_group, is_anticipation
 from parlour.games.snap.actions import FLIP, SNAP, Action, Flip, Snap, check_rt
 from parlour.games.snap.cards import Card, match_keys, turn_over
 from parlour.games.snap.state import FLIP_CAP, State, next_in
@@ -146,6 +156,21 @@ def deadline(state: State) -> int | None:
     return max(state.flip_open_ms, state.timer_from_ms) + state.options.turn_timer_ms
 
 
+def race(state: State) -> OpenRace | None:
+    """N9: the pending race as the referee needs it, or ``None``: the reveal time, the valid
+    calls waiting (credited reaction times), the seats that may still call (still in, not yet
+    counted since the reveal) and the horizon: the earliest call's reaction time plus the tie
+    window (a later call can no longer win or tie)."""
+    if not state.race:
+        return None
+    entries = tuple(RaceEntry(seat, rt, "snap") for seat, rt, _ in state.race)
+    open_seats = tuple(
+        s for s, o in enumerate(state.out) if o is None and not state.counted >> s & 1
+    )
+    horizon = min(e.rt_ms for e in entries) + state.options.tie_window
+    return OpenRace(state.reveal_ms, entries, open_seats, horizon)
+
+
 def outcome(state: State) -> dict[str, Any] | None:
     """``None`` while the game goes on; then the ``reason`` it ended, every seat's ``rank`` (1 =
     best, equal ranks shared), the ``winners`` (rank 1), ``cards_held`` (outside the Pot; also
@@ -179,11 +204,12 @@ def _is_seat(state: State, seat: object) -> bool:
 
 def apply(state: State, seat: int | None, action: Action, now_ms: int) -> State:
     """The state after ``seat`` inputs ``action`` at time ``now_ms`` (``seat=None``: the
-    referee's ``Timeout()`` at the deadline).
+    referee's ``Timeout()`` at the deadline, or its ``Decide()`` of a pending race before it).
 
     Raises ``GameOver`` after the end; ``NotYourTurn`` for a seat that is out, not a seat, or
     flipping out of turn, and for anything but a timeout from the referee; ``IllegalAction`` for
-    a flip that is too early or during a race, a timeout before the deadline or from a seat, and
+    a flip that is too early or during a race, a timeout before the deadline or from a seat, a
+    decision with no race pending, and
     inputs out of time order or after the deadline; ``InvalidAction`` for something that is not
     a SNAP action, a bad reaction time or a bad time. ``state`` itself is never changed.
     """
@@ -199,16 +225,25 @@ def apply(state: State, seat: int | None, action: Action, now_ms: int) -> State:
     due = deadline(state)
     assert due is not None
     if seat is None:
+        if type(action) is Decide:
+            if not state.race:
+                raise IllegalAction("there is no call waiting for a decision")
+            if now_ms > due:
+                raise IllegalAction(f"the race was due to be decided at {due} ms, not {now_ms} ms")
+            return _decide(state, now_ms)
         if type(action) is not Timeout:
-            raise NotYourTurn("only a timeout is applied without a seat; every other input has one")
+            raise NotYourTurn(
+                "only the referee's timeout or decision is applied without a seat; "
+                "every other input has one"
+            )
         if now_ms < due:
             raise IllegalAction(f"nothing is due before {due} ms; it is {now_ms} ms")
         return _apply_timeout(state, now_ms)
     if not _is_seat(state, seat):
         raise NotYourTurn(f"there is no seat {seat!r} at a {state.players}-player table")
     cls = type(action)
-    if cls is Timeout:
-        raise IllegalAction("a timeout is applied by the referee (seat None), not by a seat")
+    if cls is Timeout or cls is Decide:
+        raise IllegalAction(f"'{action}' is applied by the referee (seat None), not by a seat")
     if cls is not Flip and cls is not Snap:
         raise InvalidAction(f"{action!r} is not a SNAP action")
     if state.out[seat] is not None:
