@@ -39,6 +39,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from parlour.bots.levels import LEVELS
+from parlour.games.scan import svg
 from parlour.server.bots import BotRunner
 from parlour.server.protocol import ProtocolError, error, parse
 from parlour.server.replay import NotFinished, replay
@@ -50,7 +51,6 @@ from parlour.table import SeatInfo
 WEB = Path(__file__).resolve().parent.parent / "web"
 """The static front end."""
 
-PLAYABLE = ("scout",)
 """Games with a web table today (SCAN and SNAP are shown as coming soon)."""
 
 MAX_BODY = 4096
@@ -108,19 +108,36 @@ async def _json_body(request: Request) -> dict[str, Any]:
     return obj
 
 
+SETUP: dict[str, tuple[int, dict[str, Any]]] = {
+    # game: (most players, {option: allowed values (a tuple) or bool})
+    "scout": (5, {"count_unspent_chips": bool}),
+    "scan": (8, {
+        "category": ("shape", "pattern", "position", "colour", "random"),
+        "dealers_choice": bool, "bluffo": bool, "four_in_a_row": bool,
+    }),
+    "snap": (12, {
+        "match": ("rank", "rank_and_colour"), "index_card": bool, "shuffle_on_recycle": bool,
+    }),
+}  # fmt: skip
+"""What the lobby may choose per game: the most players (2 is the least) and the options."""
+
+
 def parse_setup(obj: dict[str, Any]) -> tuple[str, dict[str, Any], str, list[SeatInfo]]:
     """The game, options, host name and other seats of a ``POST /api/tables`` body.
 
-    Raises :class:`ProtocolError` (``bad_message``) for anything out of place: an unknown or
-    not yet playable game, 2–5 players in all, seats that are ``{"kind": "bot", "level": L}``
-    or ``{"kind": "open"}``, options that are an object.
+    Raises :class:`ProtocolError` (``bad_message``) for anything out of place: an unknown
+    game, too few or too many players for it (SCOUT 2–5, SCAN 2–8, SNAP 2–12), seats that are
+    not ``{"kind": "bot", "level": L}`` or ``{"kind": "open"}``, options that are not the
+    game's (:data:`SETUP`) or have values it does not allow.
     """
     game = obj.get("game", "scout")
-    if game not in PLAYABLE:
-        raise ProtocolError("bad_message", f"{str(game)[:20]!r} cannot be played here yet")
+    if not isinstance(game, str) or game not in SETUP:
+        raise ProtocolError("bad_message", f"{str(game)[:20]!r} cannot be played here")
+    most, allowed = SETUP[game]
     seats_in = obj.get("seats")
-    if not isinstance(seats_in, list) or not 1 <= len(seats_in) <= 4:
-        raise ProtocolError("bad_message", "SCOUT is played by 2 to 5 players: 1 to 4 others")
+    if not isinstance(seats_in, list) or not 1 <= len(seats_in) <= most - 1:
+        text = f"{game.upper()} is played by 2 to {most} players: 1 to {most - 1} others"
+        raise ProtocolError("bad_message", text)
     seats = []
     for item in seats_in:
         if not isinstance(item, dict) or item.get("kind") not in ("bot", "open"):
@@ -132,9 +149,21 @@ def parse_setup(obj: dict[str, Any]) -> tuple[str, dict[str, Any], str, list[Sea
         else:
             seats.append(SeatInfo("open"))
     options = obj.get("options", {})
-    if not isinstance(options, dict) or set(options) - {"count_unspent_chips"}:
-        raise ProtocolError("bad_message", "the only option is count_unspent_chips")
+    if not isinstance(options, dict):
+        raise ProtocolError("bad_message", "options is an object")
+    for key, value in options.items():
+        if key not in allowed:
+            names = ", ".join(allowed)
+            raise ProtocolError("bad_message", f"{game.upper()}'s options are {names}")
+        kind = allowed[key]
+        ok = isinstance(value, bool) if kind is bool else value in kind
+        if not ok:
+            raise ProtocolError("bad_message", f"option {key} cannot be {str(value)[:20]!r}")
     return game, dict(options), clean_name(obj.get("name")), seats
+
+
+GAME_PAGES = {"scout": "table.html", "scan": "scan.html", "snap": "snap.html"}
+"""The table page of each game."""
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
@@ -166,6 +195,18 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return FileResponse(WEB / name, headers={"cache-control": "no-cache"})
 
         return endpoint
+
+    async def table_page(request: Request) -> Response:
+        # Each game has its own table page; an unknown table gets the SCOUT page, which says so.
+        room = room_of(request)
+        name = GAME_PAGES.get(room.table.game, "table.html") if room else "table.html"
+        return FileResponse(WEB / name, headers={"cache-control": "no-cache"})
+
+    async def scan_designs(request: Request) -> Response:
+        # Every SCAN quarter design as an SVG sprite (colour-blind letters with ?colour_blind=1).
+        text = svg.sprite_svg(request.query_params.get("colour_blind") == "1")
+        return Response(text, media_type="image/svg+xml",
+                        headers={"cache-control": "public, max-age=3600"})  # fmt: skip
 
     async def create_table(request: Request) -> Response:
         try:
@@ -226,8 +267,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     routes = [
         Route("/", page("index.html")),
-        Route("/t/{table_id}", page("table.html")),
+        Route("/t/{table_id}", table_page),
         Route("/replay/{table_id}", page("replay.html")),
+        Route("/scan/designs.svg", scan_designs),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", table_info),
         Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
@@ -268,6 +310,10 @@ async def serve_socket(websocket: WebSocket, hub: Hub, settings: Settings) -> No
                 parsed = parse(_payload(msg), settings.max_message_bytes)
                 if parsed.type == "act":
                     room.act(conn, parsed.body)
+                elif parsed.type == "play":
+                    room.play(conn, parsed.body)
+                elif parsed.type == "pong":
+                    room.pong(conn, parsed.body["nonce"])
                 elif parsed.type == "fill":
                     room.fill(conn, parsed.body["seat"], parsed.body["level"])
                 elif parsed.type == "start":

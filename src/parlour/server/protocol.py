@@ -5,17 +5,31 @@ Every message is a JSON object with ``"v": 1`` and a ``"type"``. The browser sen
 - ``hello`` ``{"token": "..."}`` to sit at its seat, or ``{"watch": true}`` to spectate;
 - ``act`` ``{"state_id": 12, "action": {...}}`` (an action's JSON form; ``"seat"`` may be given
   and must then be the connection's own seat);
+- ``play`` ``{"seq": 7, "action": {...}, "rt_ms": 412}`` — an input in a real-time game (SCAN,
+  SNAP), tied to the reveal it answers instead of a ``state_id`` (other seats' inputs change the
+  state all the time). ``seq`` is the view's ``seq`` when the player acted. Timed inputs (SNAP
+  ``snap``; SCAN ``touch`` and ``bluffo``) carry ``rt_ms``: the browser's key-press time minus the
+  time it painted reveal ``seq`` (wall-clock milliseconds); the server turns it into the credited
+  reaction time (N9) and puts that into the action. Untimed inputs (SNAP ``flip``; SCAN
+  ``choose``) carry no ``rt_ms``, and ``seq`` must be the current one. ``ref`` is echoed;
 - ``fill`` ``{"seat": 2, "level": "medium"}`` and ``start`` ``{}`` (the host, before the start);
-- ``ping`` ``{}``.
+- ``ping`` ``{}``; ``pong`` ``{"nonce": n}``, the answer to the server's ``ping`` — sent at once,
+  so that the server can measure the seat's round-trip time.
 
 The server sends, each with the table's current ``state_id``:
 
 - ``welcome``: who you are (``seat`` or ``null``, ``role``, ``host``) and the client settings;
 - ``state``: your view (``Table.view(seat)``: nothing another seat may not see), your legal
   actions in JSON form, and who is connected; sent after every change;
-- ``ack``: your ``act`` was applied (and stored) — ``ref`` echoes the one you sent;
+- ``ack``: your ``act`` or ``play`` was applied (and stored) — ``ref`` echoes the one you sent;
+  for a timed ``play`` it carries the credited ``rt_ms``;
 - ``error``: ``code`` (machine-readable) and ``message`` (a sentence); it changed nothing;
-- ``pong``.
+- ``pong`` (the answer to your ``ping``); ``ping`` ``{"nonce": n}`` on real-time tables, about
+  every two seconds: answer with ``pong`` at once.
+
+On real-time tables every ``state`` also carries ``clock``: ``{"now_ms": game time when sent,
+"running": bool, "starts_in_ms": wall ms until the game clock starts or null, "speed": game ms
+per wall ms}``. The view's times (``reveal_ms``, ``deadline_ms``…) are on that game clock.
 """
 
 from __future__ import annotations
@@ -25,13 +39,17 @@ from dataclasses import dataclass
 from typing import Any
 
 VERSION = 1
+MAX_RT_MS = 60_000
+"""The largest reaction time a browser may report (a minute)."""
 
 CLIENT_TYPES = {
     "hello": {"token", "watch"},
     "act": {"state_id", "action", "seat", "ref"},
     "fill": {"seat", "level"},
     "start": set(),
+    "play": {"seq", "action", "rt_ms", "ref"},
     "ping": set(),
+    "pong": {"nonce"},
 }
 """Each message type the browser may send, and the fields it may carry besides v and type."""
 
@@ -53,6 +71,9 @@ CODES = {
     "already_started": "the game has already started",
     "bad_level": "unknown level",
     "storage_error": "the move could not be saved, so it was not played",
+    "stale_reveal": "that input answers a card that is no longer showing",
+    "not_realtime": "this game is played in turns: send act with a state_id",
+    "realtime_game": "this game is played in real time: send play with the reveal's seq",
     # from the table:
     "stale_state": "the table has moved on",
     "not_your_turn": "it is not your turn",
@@ -142,13 +163,28 @@ def _check_fields(kind: str, body: dict[str, Any]) -> None:
             raise ProtocolError("bad_message", "act needs an action object")
         if "seat" in body and not _is_int(body["seat"]):
             raise ProtocolError("bad_message", "seat is a number")
-        ref = body.get("ref")
-        if ref is not None and not (_is_int(ref) or (isinstance(ref, str) and len(ref) <= 40)):
-            raise ProtocolError("bad_message", "ref is a number or a short string")
+        _check_ref(body.get("ref"))
+    elif kind == "play":
+        if not _is_int(body.get("seq")) or body["seq"] < 0:
+            raise ProtocolError("bad_message", "play needs the seq of the reveal it answers")
+        if not isinstance(body.get("action"), dict):
+            raise ProtocolError("bad_message", "play needs an action object")
+        rt = body.get("rt_ms")
+        if rt is not None and (not _is_int(rt) or not 0 <= rt <= MAX_RT_MS):
+            raise ProtocolError("bad_message", f"rt_ms is a whole number from 0 to {MAX_RT_MS}")
+        _check_ref(body.get("ref"))
+    elif kind == "pong":
+        if not _is_int(body.get("nonce")):
+            raise ProtocolError("bad_message", "pong echoes the ping's nonce")
     elif kind == "fill" and (
         not _is_int(body.get("seat")) or not isinstance(body.get("level"), str)
     ):
         raise ProtocolError("bad_message", "fill needs a seat number and a level")
+
+
+def _check_ref(ref: Any) -> None:
+    if ref is not None and not (_is_int(ref) or (isinstance(ref, str) and len(ref) <= 40)):
+        raise ProtocolError("bad_message", "ref is a number or a short string")
 
 
 def message(kind: str, state_id: int, **fields: Any) -> dict[str, Any]:

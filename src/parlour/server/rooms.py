@@ -63,6 +63,7 @@ class Connection:
 
     seat: int | None
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    pings: dict[int, float] = field(default_factory=dict)
 
     def send(self, msg: dict[str, Any]) -> None:
         """Queue ``msg`` for this connection's writer."""
@@ -80,7 +81,23 @@ class Room:
         self._wake = asyncio.Event()
         self._rng = random.Random(table.seed ^ 0x5EED)
         self._task: asyncio.Task[None] | None = None
-        self._sent = len(history(table, None))
+        self._sent = len(self.history(None))
+
+    realtime = False
+    """Whether this room's game is played in real time (see ``parlour.server.realtime``)."""
+
+    def now(self) -> int:
+        """The time recorded with an input now: wall-clock milliseconds (real-time rooms: the
+        game clock)."""
+        return now_ms()
+
+    def history(self, seat: int | None) -> list[Any]:
+        """Every public event of the game so far, as ``seat`` may see it."""
+        return history(self.table, seat)
+
+    def extra_state(self) -> dict[str, Any]:
+        """Fields added to every ``state`` message (real-time rooms: the clock)."""
+        return {}
 
     @property
     def table_id(self) -> str:
@@ -151,6 +168,7 @@ class Room:
             events=events,
             presence=self.presence(),
             finished=self.finished,
+            **self.extra_state(),
         )
 
     def broadcast(self, new: Connection | None = None) -> None:
@@ -161,13 +179,13 @@ class Room:
         sent = self._sent
         for conn in list(self.conns):
             if conn.seat not in built:
-                past = history(self.table, conn.seat)
+                past = self.history(conn.seat)
                 built[conn.seat] = (self.state_message(conn.seat, past[sent:]), past)
                 self._sent = len(past)
             msg, past = built[conn.seat]
             conn.send({**msg, "events": [], "history": past} if conn is new else msg)
         if not built:
-            self._sent = len(history(self.table, None))
+            self._sent = len(self.history(None))
 
     # ------------------------------------------------------------------ inputs
 
@@ -177,10 +195,18 @@ class Room:
         If the store fails, the input is taken back (the table is rebuilt from its record
         without it) and refused with ``storage_error``.
         """
-        table = self.table
-        result = table.submit(seat, state_id, action, now_ms())
+        result = self.table.submit(seat, state_id, action, self.now())
         if isinstance(result, Rejected):
             return result
+        return self.commit(result)
+
+    def commit(self, result: Accepted) -> Accepted | Rejected:
+        """Store an input the table has just accepted, then broadcast and wake the driver.
+
+        If the store fails, the input is taken back (the table is rebuilt from its record
+        without it) and refused with ``storage_error``.
+        """
+        table = self.table
         try:
             self.hub.store.append(self.table_id, result.entry)
             if table.outcome() is not None:
@@ -192,9 +218,14 @@ class Room:
                 started=table.started, record=table.record[:-1],
             )  # fmt: skip
             return Rejected("storage_error", "the move could not be saved", self.table.state_id)
+        self.accepted(result)
         self.broadcast()
         self._wake.set()
         return result
+
+    def accepted(self, result: Accepted) -> None:
+        """Called after each stored input, before the broadcast (real-time rooms keep their
+        history here)."""
 
     def act(self, conn: Connection, body: dict[str, Any]) -> None:
         """Handle an ``act`` message from ``conn``: ack or error to it, state to everyone."""
@@ -212,6 +243,16 @@ class Room:
             conn.send(error(result.code, result.state_id, result.message, **extra))
         else:
             conn.send(message("ack", result.state_id, **extra))
+
+    def play(self, conn: Connection, body: dict[str, Any]) -> None:
+        """A ``play`` message: only real-time games take them."""
+        ref = body.get("ref")
+        extra = {"ref": ref} if ref is not None else {}
+        conn.send(error("not_realtime", self.table.state_id, **extra))
+
+    def pong(self, conn: Connection, nonce: int) -> None:
+        """A ``pong``: this room sends no pings. Raises :class:`ProtocolError`."""
+        raise ProtocolError("bad_message", "no ping with that nonce is waiting")
 
     def join(self, name: str) -> tuple[int, str]:
         """A person takes the first open seat; returns the seat and its new token.
@@ -275,6 +316,11 @@ class Room:
             self._task = asyncio.create_task(self._drive_bots(), name=f"bots-{self.table_id}")
             self._wake.set()
 
+    def cancel(self) -> None:
+        """Cancel this room's tasks (without waiting for them)."""
+        if self._task is not None:
+            self._task.cancel()
+
     async def stop(self) -> None:
         """Stop the bot driver."""
         if self._task is not None:
@@ -320,6 +366,16 @@ class Room:
             return legal[0] if legal else None
 
 
+def room_for(hub: Hub, table: Table, hashes: dict[int, str]) -> Room:
+    """The room for ``table``: a :class:`~parlour.server.realtime.RealtimeRoom` for a
+    real-time game (it has a ``race``), a turn-based :class:`Room` otherwise."""
+    if table.spec.race is not None:
+        from parlour.server.realtime import RealtimeRoom
+
+        return RealtimeRoom(hub, table, hashes)
+    return Room(hub, table, hashes)
+
+
 class Hub:
     """Every room of this server, the store and the bot runner (built in the app's lifespan)."""
 
@@ -335,7 +391,7 @@ class Hub:
             stored.table_id, stored.game, stored.options, stored.seed, list(stored.seats),
             started=stored.started, record=stored.entries,
         )  # fmt: skip
-        return Room(self, table, self.store.token_hashes(table_id))
+        return room_for(self, table, self.store.token_hashes(table_id))
 
     async def open(self) -> int:
         """Rebuild every unfinished table from its log and let its bots resume; returns how
@@ -374,8 +430,7 @@ class Hub:
         """Drop a finished room nobody is looking at (it stays in the store)."""
         if room.finished and not room.conns and self.rooms.get(room.table_id) is room:
             del self.rooms[room.table_id]
-            if room._task is not None:
-                room._task.cancel()
+            room.cancel()
 
     def create(
         self, game: str, options: dict[str, Any], name: str, seats: list[SeatInfo]
@@ -409,7 +464,7 @@ class Hub:
         self.store.create_table(
             table_id, game, table.options, seed, table.seats, started, created_ms=now_ms()
         )
-        room = Room(self, table, {})
+        room = room_for(self, table, {})
         token = room.new_token(0)
         self.rooms[table_id] = room
         room.run()

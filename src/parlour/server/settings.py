@@ -27,6 +27,16 @@ class Settings:
     - ``bot_workers``: processes for the searching bots (Hard, Expert); 0 runs them in threads.
     - ``max_open_tables``: how many unfinished tables the server holds before refusing new ones.
     - ``hello_timeout_s``: how long a new WebSocket may wait before saying who it is.
+    - ``game_speed``: how many game milliseconds pass per wall-clock millisecond on real-time
+      tables (SCAN, SNAP). 1.0 for people; tests raise it to play whole games in seconds. Every
+      time in a real-time game (reveal pauses, turn timers, bots' reaction times, a browser's
+      reported reaction time and round trip) is scaled by it.
+    - ``start_countdown_ms``: on a real-time table, the wall-clock countdown between the moment
+      every person has sat down (or a rebuilt table's people are back) and the game clock
+      starting.
+    - ``rtt_probe_ms``: how often the server pings each seat of a real-time table to measure its
+      round-trip time (N9).
+    - ``rt_jitter_ms``: the jitter allowance added to a seat's smoothed round trip (N9).
     """
 
     host: str = "127.0.0.1"
@@ -40,6 +50,10 @@ class Settings:
     bot_workers: int = max(1, os.cpu_count() or 1)
     max_open_tables: int = 1000
     hello_timeout_s: float = 10.0
+    game_speed: float = 1.0
+    start_countdown_ms: int = 3000
+    rtt_probe_ms: int = 2000
+    rt_jitter_ms: int = 30
 
     def __post_init__(self) -> None:
         if not 0 <= self.bot_delay_min_ms <= self.bot_delay_max_ms:
@@ -52,6 +66,10 @@ class Settings:
             raise ValueError(f"port {self.port} is not a TCP port")
         if self.bot_workers < 0 or self.max_open_tables < 1 or self.hello_timeout_s <= 0:
             raise ValueError("bot_workers >= 0, max_open_tables >= 1 and hello_timeout_s > 0")
+        if not 0.1 <= self.game_speed <= 100:
+            raise ValueError("game_speed must be between 0.1 and 100")
+        if self.start_countdown_ms < 0 or self.rtt_probe_ms < 50 or self.rt_jitter_ms < 0:
+            raise ValueError("start_countdown_ms >= 0, rtt_probe_ms >= 50 and rt_jitter_ms >= 0")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -85,4 +103,9 @@ class Settings:
 
     def client(self) -> dict[str, Any]:
         """What the browser needs to know (pacing only; nothing secret)."""
-        return {"anim_ms": self.anim_ms, "max_message_bytes": self.max_message_bytes}
+        return {
+            "anim_ms": self.anim_ms,
+            "max_message_bytes": self.max_message_bytes,
+            "game_speed": self.game_speed,
+            "start_countdown_ms": self.start_countdown_ms,
+        }

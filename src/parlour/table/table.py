@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from parlour.core import GameSpec, ParlourError, Timeout
+from parlour.core import Decide, GameSpec, ParlourError, Timeout
+from parlour.core.race import OpenRace
 from parlour.games.registry import get_game
 
 SEAT_KINDS = ("human", "bot", "open")
@@ -124,8 +125,9 @@ class Table:
                 action = self.spec.action_from_json(action)
             except ParlourError as error:
                 return Rejected(error.code, error.message, self.state_id)
-        if seat is None or isinstance(action, Timeout):
-            return Rejected("invalid_action", "timeouts are applied by the table", self.state_id)
+        if seat is None or isinstance(action, (Timeout, Decide)):
+            text = "timeouts and decisions are applied by the table"
+            return Rejected("invalid_action", text, self.state_id)
         return self._apply(seat, action, now_ms)
 
     def advance(self, now_ms: int) -> Accepted | None:
@@ -136,6 +138,21 @@ class Table:
         if due is None or now_ms < due:
             return None
         result = self._apply(None, Timeout(), max(now_ms, due))
+        return result if isinstance(result, Accepted) else None
+
+    def race(self) -> OpenRace | None:
+        """The race waiting for a decision in a real-time game, if any (N9)."""
+        if not self.started or self.spec.race is None:
+            return None
+        found: OpenRace | None = self.spec.race(self.state)
+        return found
+
+    def decide(self, now_ms: int) -> Accepted | None:
+        """Decide the pending race now, before its deadline (N9: the referee knows nobody can
+        still come in earlier); ``None`` if there is no race or it cannot be decided now."""
+        if self.race() is None:
+            return None
+        result = self._apply(None, Decide(), now_ms)
         return result if isinstance(result, Accepted) else None
 
     def _apply(self, seat: int | None, action: Any, now_ms: int) -> Accepted | Rejected:

@@ -31,6 +31,11 @@ export class GameSocket {
       } catch {
         return;
       }
+      if (msg.type === "ping" && typeof msg.nonce === "number") {
+        // The server measures this seat's round trip (real-time tables): answer at once.
+        ws.send(JSON.stringify({ v: VERSION, type: "pong", nonce: msg.nonce }));
+        return;
+      }
       this.onMessage(msg);
     });
     ws.addEventListener("close", (event) => {
@@ -44,11 +49,13 @@ export class GameSocket {
     });
   }
 
-  /** Send a message of `type` with `body`; returns its ref (for acts) or null if not open. */
+  /** Send a message of `type` with `body`; returns its ref (for `act` and `play`) or null if
+   * the socket is not open. */
   send(type, body = {}) {
     if (this.ws?.readyState !== WebSocket.OPEN) return null;
     const ref = ++this.ref;
-    this.ws.send(JSON.stringify({ v: VERSION, type, ...body, ...(type === "act" ? { ref } : {}) }));
+    const withRef = type === "act" || type === "play" ? { ref } : {};
+    this.ws.send(JSON.stringify({ v: VERSION, type, ...body, ...withRef }));
     return ref;
   }
 

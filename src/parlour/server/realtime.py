@@ -1,0 +1,429 @@
+"""Real-time rooms (SCAN, SNAP): the game clock, the referee's waiting (N9), computer opponents
+acting on their drawn reaction times, and round-trip probes.
+
+A :class:`RealtimeRoom` keeps a game clock (:class:`GameClock`): game milliseconds since the
+game began, running at ``settings.game_speed`` game ms per wall ms once every person at the table
+has sat down (after a countdown). Every input is recorded at the game clock, so a rebuilt table
+resumes its clock where its record ends.
+
+The room is a discrete-event loop over three kinds of moments, always taken earliest first:
+
+- a bot's planned input (bots plan once per situation: a reaction time drawn for each reveal);
+- the game's deadline (``Timeout()``: a decision window, a round timer, a turn timer…);
+- the moment the pending race is *settled* (N9): no seat that may still act could come in with a
+  credited reaction time up to the race's horizon. A bot's plan is known; a person who has not
+  acted by ``reveal + horizon + allowance`` cannot (their credited time is at least the time since
+  the reveal less their round-trip allowance). The race is then decided at once with
+  ``Decide()`` — with one person and bots, right when the person's call arrives.
+
+A person's timed input (``play`` with ``rt_ms``) is credited by
+:func:`parlour.core.race.effective_rt` with the seat's smoothed round trip (server ``ping`` /
+browser ``pong``) plus the jitter allowance, capped at 250 game ms, so a forged reaction time
+gains at most that margin.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from typing import Any
+
+from parlour.bots.levels import make_bot
+from parlour.core.race import (
+    MAX_EXTRA_WAIT_MS,
+    OpenRace,
+    effective_rt,
+    human_settles_at,
+    settled,
+)
+from parlour.server.bots import bot_seed
+from parlour.server.protocol import ProtocolError, error, message
+from parlour.table import Accepted, Rejected, Table
+
+from .rooms import Connection, Hub, Room
+
+log = logging.getLogger("parlour.server")
+
+TIMED = frozenset({"snap", "touch", "bluffo"})
+"""Action types that carry a reaction time (the rest — flip, choose — are untimed)."""
+
+DEFAULT_RTT_MS = 100.0
+"""The round trip assumed for a seat before its first measurement (wall ms)."""
+RTT_GAIN = 0.125
+"""Weight of a new round-trip sample in the smoothed value (as TCP's SRTT)."""
+NEVER = 1 << 60
+
+
+class GameClock:
+    """Game time of a real-time table: ``base_ms`` when it starts, then ``speed`` game ms per
+    wall ms. It does not run until :meth:`start` (and its countdown) — a table waits for its
+    people."""
+
+    def __init__(self, speed: float, base_ms: int = 0) -> None:
+        self.speed = speed
+        self.base_ms = base_ms
+        self._epoch: float | None = None
+
+    @property
+    def scheduled(self) -> bool:
+        """Whether :meth:`start` has been called."""
+        return self._epoch is not None
+
+    def start(self, countdown_ms: float) -> None:
+        """Start the clock after ``countdown_ms`` wall milliseconds."""
+        self._epoch = time.monotonic() + countdown_ms / 1000
+
+    def running(self) -> bool:
+        """Whether the clock runs (the countdown is over)."""
+        return self._epoch is not None and time.monotonic() >= self._epoch
+
+    def starts_in_ms(self) -> int | None:
+        """Wall ms until the clock starts (0 once it runs; ``None`` before :meth:`start`)."""
+        if self._epoch is None:
+            return None
+        return max(0, round((self._epoch - time.monotonic()) * 1000))
+
+    def now(self) -> int:
+        """The game time now (``base_ms`` until the clock runs)."""
+        if self._epoch is None:
+            return self.base_ms
+        elapsed = time.monotonic() - self._epoch
+        return self.base_ms + max(0, int(elapsed * 1000 * self.speed))
+
+    def wall_seconds_until(self, game_ms: int) -> float:
+        """Wall seconds from now until the game clock shows ``game_ms`` (0 if past)."""
+        if self._epoch is None:
+            return 0.0
+        start_wait = max(0.0, self._epoch - time.monotonic())
+        return start_wait + max(0, game_ms - self.now()) / self.speed / 1000
+
+
+class RealtimeRoom(Room):
+    """A room for SCAN or SNAP (see the module docstring)."""
+
+    realtime = True
+
+    def __init__(self, hub: Hub, table: Table, hashes: dict[int, str]) -> None:
+        self.events: list[Any] = []
+        self._log: list[Any] = []
+        self._rebuild_events(table)
+        last = table.record[-1].now_ms if table.record else 0
+        self.clock = GameClock(hub.settings.game_speed, last)
+        self.rtt: dict[int, float] = {}
+        self.bots: dict[int, Any] = {}  # SnapBot / ScanBot: they plan, they do not choose
+        self._bot_rngs: dict[int, random.Random] = {}
+        self.plans: list[tuple[int, int, Any, int]] = []  # (at_ms, seat, action, seq)
+        self._planned_at = -1
+        self.reveals: dict[int, int] = {}
+        self._probe: asyncio.Task[None] | None = None
+        self._nonce = 0
+        super().__init__(hub, table, hashes)
+        self._note_reveal()
+
+    # ------------------------------------------------------------------ history and messages
+
+    def _merge(self, new: list[Any]) -> None:
+        # Views carry the log of the current round (SCAN) or since the latest flip (SNAP);
+        # the room keeps the whole game: a log that starts with a new first event is a new
+        # round (whose first event may repeat the last one seen, a lapsed choice).
+        old = self._log
+        if old and new and new[0] == old[0]:
+            self.events += new[len(old) :]
+        else:
+            self.events += new[1:] if old and new and new[0] == old[-1] else new
+        self._log = new
+
+    def _rebuild_events(self, table: Table) -> None:
+        spec = table.spec
+        state = spec.new_state(table.options, table.seed)
+        self._merge(self._public_log_of(spec, state))
+        for entry in table.record:
+            state = spec.apply(state, entry.seat, spec.action_from_json(entry.action), entry.now_ms)
+            self._merge(self._public_log_of(spec, state))
+
+    @staticmethod
+    def _public_log_of(spec: Any, state: Any) -> list[Any]:
+        found: list[Any] = spec.view(state, None)["log"]
+        return found
+
+    def history(self, seat: int | None) -> list[Any]:
+        return self.events
+
+    def accepted(self, result: Accepted) -> None:
+        self._merge(self._public_log_of(self.table.spec, self.table.state))
+        self._note_reveal()
+
+    def _note_reveal(self) -> None:
+        state = self.table.state
+        self.reveals[state.seq] = state.reveal_ms
+        for seq in [s for s in self.reveals if s < state.seq - 2]:
+            del self.reveals[seq]
+
+    def extra_state(self) -> dict[str, Any]:
+        clock = self.clock
+        return {
+            "clock": {
+                "now_ms": clock.now(),
+                "running": clock.running(),
+                "starts_in_ms": clock.starts_in_ms(),
+                "speed": clock.speed,
+            }
+        }
+
+    def now(self) -> int:
+        last = self.table.record[-1].now_ms if self.table.record else 0
+        return max(self.clock.now(), last)
+
+    # ------------------------------------------------------------------ people
+
+    def connect(self, conn: Connection) -> None:
+        super().connect(conn)
+        if conn.seat is not None:
+            self._ping(conn)
+        self._maybe_start_clock()
+
+    def start(self, conn: Connection) -> None:
+        super().start(conn)
+        self._maybe_start_clock()
+
+    def _maybe_start_clock(self) -> None:
+        # The clock starts (after the countdown) once every person has sat down at least once.
+        table = self.table
+        if self.clock.scheduled or not table.started or self.finished:
+            return
+        online = {c.seat for c in self.conns}
+        if all(s.kind != "human" or i in online for i, s in enumerate(table.seats)):
+            self.clock.start(self.hub.settings.start_countdown_ms)
+            self.broadcast()
+            self._wake.set()
+
+    def act(self, conn: Connection, body: dict[str, Any]) -> None:
+        ref = body.get("ref")
+        extra = {"ref": ref} if ref is not None else {}
+        conn.send(error("realtime_game", self.table.state_id, **extra))
+
+    def play(self, conn: Connection, body: dict[str, Any]) -> None:
+        """Handle a ``play`` message: credit a timed input's reaction time (N9), apply it at the
+        game clock, ack or refuse it."""
+        ref = body.get("ref")
+        extra = {"ref": ref} if ref is not None else {}
+        table = self.table
+        try:
+            if conn.seat is None:
+                raise ProtocolError("spectator")
+            if not table.started or not self.clock.running():
+                raise ProtocolError("not_started", "the game has not started yet")
+            action = dict(body["action"])
+            now = self.now()
+            self.catch_up(now)
+            state = self.table.state
+            seq = body["seq"]
+            credited = None
+            if action.get("type") in TIMED:
+                if body.get("rt_ms") is None:
+                    raise ProtocolError("bad_message", "a timed input carries rt_ms")
+                credited = self.credit(conn.seat, seq, body["rt_ms"], now)
+                action["rt_ms"] = credited
+            elif body.get("rt_ms") is not None:
+                raise ProtocolError("bad_message", f"a {action.get('type')} carries no rt_ms")
+            elif seq != state.seq:
+                raise ProtocolError("stale_reveal")
+            result = self.table.submit(conn.seat, self.table.state_id, action, now)
+            if isinstance(result, Accepted):
+                result = self.commit(result)
+        except ProtocolError as exc:
+            conn.send(error(exc.code, self.table.state_id, exc.message, **extra))
+            return
+        if isinstance(result, Rejected):
+            conn.send(error(result.code, result.state_id, result.message, **extra))
+        else:
+            rt = {"rt_ms": credited} if credited is not None else {}
+            conn.send(message("ack", result.state_id, **extra, **rt))
+
+    def allowance(self, seat: int) -> int:
+        """N9: the seat's round-trip allowance in game ms: smoothed round trip plus jitter,
+        scaled to the game clock and capped."""
+        settings = self.hub.settings
+        wall = self.rtt.get(seat, DEFAULT_RTT_MS) + settings.rt_jitter_ms
+        return min(round(wall * self.clock.speed), MAX_EXTRA_WAIT_MS)
+
+    def credit(self, seat: int, seq: int, rt_wall_ms: int, now: int) -> int:
+        """The reaction time (game ms) credited to ``seat``'s input answering reveal ``seq``
+        with a reported ``rt_wall_ms``, arriving at game time ``now`` (N9).
+
+        Relative to the current reveal; an input answering the previous reveal in SNAP is
+        moved onto the current one (it may come out as anticipation: a call on the arrangement
+        before). Raises :class:`ProtocolError` ``stale_reveal`` for anything older.
+        """
+        state = self.table.state
+        current: int = state.seq
+        reveal_ms: int = state.reveal_ms
+        reported = round(rt_wall_ms * self.clock.speed)
+        allow = self.allowance(seat)
+        if seq == current:
+            return effective_rt(reported, reveal_ms, now, allow, jitter_ms=0)
+        if self.table.game == "snap" and seq == current - 1 and seq in self.reveals:
+            before = self.reveals[seq]
+            on_previous = effective_rt(reported, before, now, allow, jitter_ms=0)
+            return max(0, on_previous - (reveal_ms - before))
+        raise ProtocolError("stale_reveal", f"reveal {seq} is no longer showing (now {current})")
+
+    # ------------------------------------------------------------------ round trips
+
+    def _ping(self, conn: Connection) -> None:
+        self._nonce += 1
+        conn.pings[self._nonce] = time.monotonic()
+        while len(conn.pings) > 8:
+            del conn.pings[next(iter(conn.pings))]
+        conn.send({"v": 1, "type": "ping", "state_id": self.table.state_id, "nonce": self._nonce})
+
+    def pong(self, conn: Connection, nonce: int) -> None:
+        sent = conn.pings.pop(nonce, None)
+        if sent is None:
+            raise ProtocolError("bad_message", "no ping with that nonce is waiting")
+        if conn.seat is None:
+            return
+        sample = (time.monotonic() - sent) * 1000
+        old = self.rtt.get(conn.seat)
+        self.rtt[conn.seat] = sample if old is None else old + RTT_GAIN * (sample - old)
+
+    async def _probe_loop(self) -> None:
+        every = self.hub.settings.rtt_probe_ms / 1000
+        while True:
+            await asyncio.sleep(every)
+            for conn in list(self.conns):
+                if conn.seat is not None:
+                    self._ping(conn)
+
+    # ------------------------------------------------------------------ the referee
+
+    def _plan_bots(self) -> None:
+        # Each bot sees its own view after every change and may plan inputs (once each).
+        table = self.table
+        if self._planned_at == table.state_id or not table.started:
+            return
+        self._planned_at = table.state_id
+        seq = table.state.seq
+        self.plans = [p for p in self.plans if p[3] == seq]
+        for seat, info in enumerate(table.seats):
+            if info.kind != "bot":
+                continue
+            bot: Any = self.bots.get(seat)
+            if bot is None:
+                bot = self.bots[seat] = make_bot(table.game, info.level)
+                self._bot_rngs[seat] = random.Random(bot_seed(table.seed, seat, -1))
+            try:
+                plans = bot.plan(table.view(seat), table.legal_actions(seat), self._bot_rngs[seat])
+            except Exception:
+                log.exception("bot in seat %s at table %s failed to plan", seat, self.table_id)
+                continue
+            self.plans += [(p.at_ms, seat, p.action, seq) for p in plans]
+
+    def _race_settles_at(self, race: OpenRace) -> int | None:
+        # When the race becomes settled given what is known now (None: a bot's input that may
+        # still matter comes first).
+        table = self.table
+        rts: dict[int, int] = {}
+        people = []
+        for seat in race.open_seats:
+            if table.seats[seat].kind == "bot":
+                timed: list[int] = [
+                    p[2].rt_ms for p in self.plans
+                    if p[1] == seat and getattr(p[2], "rt_ms", None) is not None
+                ]  # fmt: skip
+                rts[seat] = min(timed, default=NEVER)
+            else:
+                people.append(seat)
+                rts[seat] = NEVER
+        if not settled(race, rts):
+            return None
+        last = table.record[-1].now_ms if table.record else 0
+        return max([last, *(human_settles_at(race, self.allowance(s)) for s in people)])
+
+    def _next_moment(self) -> tuple[int, str, Any] | None:
+        """The earliest thing due: ``(time, kind, detail)`` with kind ``plan``, ``deadline`` or
+        ``decide``; ``None`` if nothing is."""
+        table = self.table
+        if table.outcome() is not None or not table.started:
+            return None
+        self._plan_bots()
+        moments: list[tuple[int, int, str, Any]] = []
+        due = table.deadline()
+        if due is not None:
+            moments.append((due, 1, "deadline", None))
+        for plan in self.plans:
+            if due is None or plan[0] <= due:
+                moments.append((plan[0], 0, "plan", plan))
+        race = table.race()
+        if race is not None:
+            at = self._race_settles_at(race)
+            if at is not None:
+                moments.append((at, 2, "decide", None))
+        if not moments:
+            return None
+        at, _, kind, detail = min(moments, key=lambda m: (m[0], m[1]))
+        return at, kind, detail
+
+    def catch_up(self, now: int) -> None:
+        """Apply, in time order, everything due by game time ``now``: bots' planned inputs,
+        timeouts and early decisions. Each is stored and broadcast like any input."""
+        for _ in range(10_000):
+            moment = self._next_moment()
+            if moment is None or moment[0] > now:
+                return
+            at, kind, plan = moment
+            table = self.table
+            last = table.record[-1].now_ms if table.record else 0
+            when = max(at, last)
+            result: Accepted | Rejected | None
+            if kind == "plan":
+                self.plans.remove(plan)
+                result = table.submit(plan[1], table.state_id, plan[2], when)
+            elif kind == "deadline":
+                result = table.advance(when)
+            else:
+                result = table.decide(when)
+            if isinstance(result, Accepted):
+                self.commit(result)
+            elif kind != "plan":
+                log.warning("table %s: %s at %s did not apply", self.table_id, kind, when)
+                return
+        log.error("table %s: too many moments at once", self.table_id)
+
+    async def _driver(self) -> None:
+        while True:
+            timeout: float | None = None
+            if self.clock.running() and not self.finished:
+                self.catch_up(self.now())
+                moment = self._next_moment()
+                if moment is not None:
+                    timeout = self.clock.wall_seconds_until(moment[0])
+            elif self.clock.scheduled and not self.finished:
+                timeout = self.clock.wall_seconds_until(self.clock.base_ms)
+            if timeout is not None:
+                timeout = max(timeout, 0.0005)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout)
+            self._wake.clear()
+
+    def run(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._driver(), name=f"referee-{self.table_id}")
+            self._probe = asyncio.create_task(self._probe_loop(), name=f"probe-{self.table_id}")
+            self._wake.set()
+
+    def cancel(self) -> None:
+        if self._probe is not None:
+            self._probe.cancel()
+        super().cancel()
+
+    async def stop(self) -> None:
+        if self._probe is not None:
+            self._probe.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._probe
+            self._probe = None
+        await super().stop()
