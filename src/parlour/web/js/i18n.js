@@ -4,25 +4,79 @@ const en = {
   "app.name": "Parlour",
   "app.tagline": "Card games in your browser. No account, nothing to download.",
   "lobby.choose_game": "Choose a game",
-  "lobby.soon": "Coming soon",
   "lobby.scout.blurb": "Beat the table or take a card from it — but never reorder your hand.",
   "lobby.scan.blurb": "Race to spot the one card that matches.",
-  "lobby.snap.blurb": "Flip, watch, and slap the pile first.",
-  "lobby.facts": "SCOUT: 2–5 players, about 15 minutes against the computer.",
+  "lobby.snap.blurb": "Flip, watch, and call “Snap!” first.",
+  "lobby.range": "{min}–{max} players",
+  "lobby.facts.scout": "SCOUT: 2–5 players, about 15 minutes against the computer.",
+  "lobby.facts.scan": "SCAN: 2–8 players, a few minutes. Quick eyes win.",
+  "lobby.facts.snap": "SNAP: 2–12 players, a few minutes. Quick hands win.",
   "lobby.setup": "Set up your table",
   "lobby.your_name": "Your name",
   "lobby.name_placeholder": "Guest",
   "lobby.players": "Players",
   "lobby.players_n": "{n} players",
+  "lobby.players_count": "Number of players",
+  "lobby.fewer": "Fewer players",
+  "lobby.more": "More players",
   "lobby.opponents": "Opponents",
   "lobby.seat_n": "Seat {n}",
   "lobby.friend": "A friend (invite by link)",
+  "lobby.level": "Opponents' level",
+  "lobby.friends": "Seats for friends",
+  "lobby.friends_none": "None — only computers",
+  "lobby.friends_n": "{n} (invite by link)",
+  "lobby.pace": "One opponent at your level sets the pace; the others are a little slower.",
+  "lobby.lineup": "Computers: {list}.",
+  "lobby.no_bots": "Every other seat is for a friend: send them the link once the table is set.",
   "lobby.options": "Options",
   "lobby.count_chips": "Unspent Scout chips score a point (2 players)",
+  "lobby.scan.category": "Category to match",
+  "lobby.scan.category_first": "Category of the first game",
+  "lobby.scan.shape": "Shape",
+  "lobby.scan.pattern": "Pattern",
+  "lobby.scan.position": "Position",
+  "lobby.scan.colour": "Colour",
+  "lobby.scan.random": "Random",
+  "lobby.scan.dealers_choice": "Dealer's Choice",
+  "lobby.scan.dealers_choice_hint": "Whoever wins a card names the category for the next one.",
+  "lobby.scan.dealers_choice_off": "Not with four in a row: each game keeps its own category.",
+  "lobby.scan.bluffo": "Bluffo",
+  "lobby.scan.bluffo_hint": "Three blue cards are taken out unseen: slap Bluffo when a card has no match.",
+  "lobby.scan.four_in_a_row": "Four in a row",
+  "lobby.scan.four_in_a_row_hint": "Four games, each category once; the best total wins.",
+  "lobby.scan.four_in_a_row_off": "Not with Dealer's Choice, which changes the category between cards.",
+  "lobby.scan.colour_blind": "Colour-blind mode",
+  "lobby.scan.colour_blind_hint": "Adds a letter to every colour stripe. Remembered on this device.",
+  "lobby.snap.match": "Cards match when they have",
+  "lobby.snap.rank": "The same rank",
+  "lobby.snap.rank_and_colour": "Same rank and colour",
+  "lobby.snap.index_card": "Index-card variant",
+  "lobby.snap.index_card_hint": "No ties: the quickest call always wins the cards.",
+  "lobby.snap.shuffle": "Shuffle on recycle",
+  "lobby.snap.shuffle_hint": "A face-up pile is shuffled when it becomes the stock again.",
   "lobby.play": "Play",
+  "lobby.play_game": "Play {game}",
   "lobby.creating": "Setting the table…",
   "lobby.how": "How to play",
-  "lobby.footer": "Computer opponents think for a moment before they move, like people do.",
+  "lobby.help_title": "How to play {game}",
+  "lobby.help.scan.1": "The goal",
+  "lobby.help.scan.1.text": "A tan card is turned up. Be the first to touch the one blue card that matches it in the agreed category — shape, pattern, position or colour. Whoever touches it first wins the tan card; the most cards wins.",
+  "lobby.help.scan.2": "Wrong touches",
+  "lobby.help.scan.2.text": "Touch a card that does not match and you are out until the next card — and you give one of your won cards to the winner.",
+  "lobby.help.scan.3": "Bluffo",
+  "lobby.help.scan.3.text": "With Bluffo, three blue cards are missing, so some tan cards have no match. Slap Bluffo when you think so: if you are right you win a Bluffo card worth two points.",
+  "lobby.help.scan.4": "Four in a row",
+  "lobby.help.scan.4.text": "Four games, one per category; the best total wins.",
+  "lobby.help.snap.1": "The goal",
+  "lobby.help.snap.1.text": "Be the last player holding cards. Players take turns flipping the top card of their stock onto their own face-up pile.",
+  "lobby.help.snap.2": "Snap!",
+  "lobby.help.snap.2.text": "When two face-up tops match (same rank, or rank and colour), call Snap first to win both piles. If two calls come at the same moment, the piles go to the Snap Pot, and the next card matching the Pot wins it.",
+  "lobby.help.snap.3": "False calls",
+  "lobby.help.snap.3.text": "Call when nothing matches and you give a card to the player who flipped last.",
+  "lobby.help.snap.4": "The end",
+  "lobby.help.snap.4.text": "A player with no cards left is out; the others rank by how long they lasted.",
+  "lobby.footer": "Computer opponents take their time like people do: they think before a move and react at human speed.",
   "level.beginner": "Beginner",
   "level.easy": "Easy",
   "level.medium": "Medium",
@@ -188,6 +242,19 @@ const keys = [
   "Escape cancels a scout or clears your selection.",
 ];
 
+/** Add sentences to the catalogue (each game page brings its own, e.g. `i18n-snap.js`). */
+export function addMessages(entries) {
+  Object.assign(en, entries);
+}
+
+let helpContent = null;
+
+/** Replace the help panel's content: `{ sections: [[title, text], …], keys: [text, …] }`; its
+ * title is the catalogue's "help.title" (a game page sets its own). */
+export function setHelpContent(content) {
+  helpContent = content;
+}
+
 /** The sentence for `key`, with `{name}` placeholders filled from `params`. */
 export function t(key, params = {}) {
   const text = en[key] ?? key;
@@ -211,7 +278,7 @@ export function listNames(names) {
 
 /** The help panel's sections: [title, text] pairs; and the keyboard notes. */
 export function helpSections() {
-  return { sections: help, keys };
+  return helpContent ?? { sections: help, keys };
 }
 
 /** Fill every element marked data-i18n (text) or data-i18n-<attr> (attribute). */
