@@ -314,6 +314,7 @@ class RealtimeRoom(Room):
             bot: Any = self.bots.get(seat)
             if bot is None:
                 bot = self.bots[seat] = make_bot(table.game, info.level)
+            if seat not in self._bot_rngs:
                 self._bot_rngs[seat] = random.Random(bot_seed(table.seed, seat, -1))
             try:
                 plans = bot.plan(table.view(seat), table.legal_actions(seat), self._bot_rngs[seat])
