@@ -50,6 +50,16 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument(
         "--bot-workers", type=int, help="processes for Hard/Expert bots (default: one per core)"
     )
+    serve.add_argument(
+        "--game-speed",
+        type=float,
+        help="game ms per wall ms on SCAN and SNAP tables (default 1.0; tests play faster)",
+    )
+    serve.add_argument(
+        "--start-countdown-ms",
+        type=int,
+        help="countdown before a SCAN or SNAP game starts (default 3000)",
+    )
     cards = sub.add_parser("cards", help="write a game's card drawings as SVG files")
     cards.add_argument("game", choices=["scan"], help="the game whose cards to draw")
     cards.add_argument("--out", type=Path, required=True, help="folder to write into")
@@ -118,6 +128,8 @@ def _serve(args: argparse.Namespace) -> int:
             bot_delay_max_ms=high,
             anim_ms=args.anim_ms,
             bot_workers=args.bot_workers,
+            game_speed=args.game_speed,
+            start_countdown_ms=args.start_countdown_ms,
         )
     except ValueError as error:
         print(f"parlour serve: {error}", file=sys.stderr)
