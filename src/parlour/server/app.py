@@ -24,6 +24,9 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
+import secrets
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -41,9 +44,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from parlour.bots.levels import LEVELS
 from parlour.games.scan import svg
 from parlour.server.bots import BotRunner
-from parlour.server.protocol import ProtocolError, error, parse
+from parlour.server.protocol import CODES, ProtocolError, error, parse
 from parlour.server.replay import NotFinished, replay
-from parlour.server.rooms import Connection, Hub, Room, clean_name
+from parlour.server.rooms import Connection, Hub, Room, TableExpired, clean_name
 from parlour.server.settings import Settings
 from parlour.store import SQLiteStore
 from parlour.table import SeatInfo
@@ -162,6 +165,11 @@ def parse_setup(obj: dict[str, Any]) -> tuple[str, dict[str, Any], str, list[Sea
     return game, dict(options), clean_name(obj.get("name")), seats
 
 
+GUEST_COOKIE = "parlour_guest"
+GUEST_ID = re.compile(r"[A-Za-z0-9_-]{16,40}")
+GUEST_MAX_AGE_S = 365 * 24 * 3600
+"""A guest is a random id in a cookie (no account): it counts the guest's unfinished tables."""
+
 GAME_PAGES = {"scout": "table.html", "scan": "scan.html", "snap": "snap.html"}
 """The table page of each game."""
 
@@ -199,7 +207,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def table_page(request: Request) -> Response:
         # Each game has its own table page; an unknown table gets the SCOUT page, which says so.
         room = room_of(request)
-        name = GAME_PAGES.get(room.table.game, "table.html") if room else "table.html"
+        game = room.table.game if isinstance(room, Room) else "scout"
+        name = GAME_PAGES.get(game, "table.html")
         return FileResponse(WEB / name, headers={"cache-control": "no-cache"})
 
     async def scan_designs(request: Request) -> Response:
@@ -209,28 +218,38 @@ def create_app(settings: Settings | None = None) -> Starlette:
                         headers={"cache-control": "public, max-age=3600"})  # fmt: skip
 
     async def create_table(request: Request) -> Response:
+        guest = request.cookies.get(GUEST_COOKIE, "")
+        if not GUEST_ID.fullmatch(guest):
+            guest = secrets.token_urlsafe(16)
         try:
             game, options, name, seats = parse_setup(await _json_body(request))
-            room, token = hub_of(request).create(game, options, name, seats)
+            room, token = hub_of(request).create(game, options, name, seats, guest)
         except ProtocolError as exc:
-            return _problem(400, exc.code, exc.message)
+            return _problem(429 if exc.code == "too_many_tables" else 400, exc.code, exc.message)
         except ValueError as exc:
             return _problem(400, "bad_message", str(exc))
         except OverflowError as exc:
             return _problem(503, "busy", str(exc))
-        return JSONResponse({"v": 1, "table_id": room.table_id, "seat": 0, "token": token},
-                            status_code=201)  # fmt: skip
+        answer = JSONResponse({"v": 1, "table_id": room.table_id, "seat": 0, "token": token},
+                              status_code=201)  # fmt: skip
+        answer.set_cookie(GUEST_COOKIE, guest, max_age=GUEST_MAX_AGE_S, httponly=True,
+                          samesite="lax")  # fmt: skip
+        return answer
 
-    def room_of(request: Request) -> Room | None:
+    def room_of(request: Request) -> Room | Response:
+        # The live room, or the problem to answer: 404 for an unknown table, 410 for one
+        # closed after a long time without play.
         try:
             return hub_of(request).get(request.path_params["table_id"])
+        except TableExpired:
+            return _problem(410, "table_expired", CODES["table_expired"])
         except KeyError:
-            return None
+            return _problem(404, "no_such_table", "there is no such table")
 
     async def table_info(request: Request) -> Response:
         room = room_of(request)
-        if room is None:
-            return _problem(404, "no_such_table", "there is no such table")
+        if isinstance(room, Response):
+            return room
         table = room.table
         hub_of(request).forget(room)  # a finished game nobody watches need not stay in memory
         return JSONResponse({
@@ -241,8 +260,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def join_table(request: Request) -> Response:
         room = room_of(request)
-        if room is None:
-            return _problem(404, "no_such_table", "there is no such table")
+        if isinstance(room, Response):
+            return room
         try:
             body = await _json_body(request)
             seat, token = room.join(body.get("name", "Guest"))
@@ -291,6 +310,10 @@ async def serve_socket(websocket: WebSocket, hub: Hub, settings: Settings) -> No
     table_id = websocket.path_params["table_id"]
     try:
         room = hub.get(table_id)
+    except TableExpired:
+        await _send(websocket, error("table_expired", 0))
+        await websocket.close(code=4410)
+        return
     except KeyError:
         await _send(websocket, error("no_such_table", 0))
         await websocket.close(code=4404)
@@ -300,12 +323,23 @@ async def serve_socket(websocket: WebSocket, hub: Hub, settings: Settings) -> No
         return
     writer = asyncio.create_task(_write(websocket, conn))
     room.connect(conn)
+    bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)
+    refused = 0
     try:
         while True:
             msg = await websocket.receive()
             if msg["type"] == "websocket.disconnect":
                 break
             room = hub.rooms.get(table_id, room)
+            if not bucket.take():
+                refused += 1
+                if refused > 2 * settings.rate_burst:  # still flooding after the warnings
+                    await websocket.close(code=4429)
+                    break
+                text = f"at most {settings.rate_per_s:g} messages a second; this one was dropped"
+                conn.send(error("rate_limited", room.table.state_id, text))
+                continue
+            refused = 0
             try:
                 parsed = parse(_payload(msg), settings.max_message_bytes)
                 if parsed.type == "act":
@@ -356,6 +390,31 @@ async def _hello(websocket: WebSocket, room: Room, settings: Settings) -> Connec
             return Connection(seat)
         except ProtocolError as exc:
             await _send(websocket, error(exc.code, room.table.state_id, exc.message))
+
+
+class TokenBucket:
+    """A per-connection rate limit: ``rate`` tokens a second, at most ``burst`` saved up.
+
+    >>> bucket = TokenBucket(rate=1, burst=2)
+    >>> [bucket.take() for _ in range(3)]
+    [True, True, False]
+    """
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        """Spend a token if there is one."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
 
 
 def _payload(msg: Message) -> str | bytes | None:

@@ -76,6 +76,11 @@ class GameClock:
         """Start the clock after ``countdown_ms`` wall milliseconds."""
         self._epoch = time.monotonic() + countdown_ms / 1000
 
+    def pause(self) -> None:
+        """Stop the clock where it is (:meth:`start` starts it again from there)."""
+        self.base_ms = self.now()
+        self._epoch = None
+
     def running(self) -> bool:
         """Whether the clock runs (the countdown is over)."""
         return self._epoch is not None and time.monotonic() >= self._epoch
@@ -119,6 +124,8 @@ class RealtimeRoom(Room):
         self._planned_at = -1
         self.reveals: dict[int, int] = {}
         self._probe: asyncio.Task[None] | None = None
+        self._pausing: asyncio.TimerHandle | None = None
+        self._begun = bool(table.record)  # a rebuilt game resumes when one person is back
         self._nonce = 0
         super().__init__(hub, table, hashes)
         self._note_reveal()
@@ -183,19 +190,44 @@ class RealtimeRoom(Room):
         super().connect(conn)
         if conn.seat is not None:
             self._ping(conn)
+            if self._pausing is not None:
+                self._pausing.cancel()
+                self._pausing = None
         self._maybe_start_clock()
+
+    def disconnect(self, conn: Connection) -> None:
+        super().disconnect(conn)
+        people = any(c.seat is not None for c in self.conns)
+        if not people and self.clock.scheduled and not self.finished and self._pausing is None:
+            loop = asyncio.get_running_loop()
+            self._pausing = loop.call_later(self.hub.settings.pause_after_s, self._pause)
+
+    def _pause(self) -> None:
+        # Everybody left: stop the game clock until someone is back (after the countdown).
+        self._pausing = None
+        if any(c.seat is not None for c in self.conns) or self.finished:
+            return
+        if self.clock.running():
+            self.catch_up(self.now())
+        self.clock.pause()
+        log.info("table %s paused: nobody is here", self.table_id)
+        self.broadcast()
+        self._wake.set()
 
     def start(self, conn: Connection) -> None:
         super().start(conn)
         self._maybe_start_clock()
 
     def _maybe_start_clock(self) -> None:
-        # The clock starts (after the countdown) once every person has sat down at least once.
+        # The clock starts (after the countdown) once every person has sat down; after a pause
+        # or a restart, once one of them is back.
         table = self.table
         if self.clock.scheduled or not table.started or self.finished:
             return
         online = {c.seat for c in self.conns}
-        if all(s.kind != "human" or i in online for i, s in enumerate(table.seats)):
+        people = [i for i, s in enumerate(table.seats) if s.kind == "human"]
+        if (any if self._begun else all)(i in online for i in people):
+            self._begun = True
             self.clock.start(self.hub.settings.start_countdown_ms)
             self.broadcast()
             self._wake.set()
@@ -417,6 +449,8 @@ class RealtimeRoom(Room):
             self._wake.set()
 
     def cancel(self) -> None:
+        if self._pausing is not None:
+            self._pausing.cancel()
         if self._probe is not None:
             self._probe.cancel()
         super().cancel()

@@ -82,6 +82,7 @@ class Room:
         self._rng = random.Random(table.seed ^ 0x5EED)
         self._task: asyncio.Task[None] | None = None
         self._sent = len(self.history(None))
+        self.last_active = time.monotonic()
 
     realtime = False
     """Whether this room's game is played in real time (see ``parlour.server.realtime``)."""
@@ -133,6 +134,7 @@ class Room:
     def connect(self, conn: Connection) -> None:
         """Add a connection, send it the welcome and its state, and tell the others."""
         self.conns.add(conn)
+        self.last_active = time.monotonic()
         role = "player" if conn.seat is not None else "spectator"
         conn.send(
             message(
@@ -150,6 +152,7 @@ class Room:
     def disconnect(self, conn: Connection) -> None:
         """Remove a connection and tell the others who is still here."""
         self.conns.discard(conn)
+        self.last_active = time.monotonic()
         if self.conns:
             self.broadcast()
         elif self.finished:
@@ -219,6 +222,7 @@ class Room:
             )  # fmt: skip
             return Rejected("storage_error", "the move could not be saved", self.table.state_id)
         self.accepted(result)
+        self.last_active = time.monotonic()
         self.broadcast()
         self._wake.set()
         return result
@@ -358,12 +362,18 @@ class Room:
         legal = table.legal_actions(seat)
         level = table.seats[seat].level
         seed = bot_seed(table.seed, seat, table.state_id)
+        limit = self.hub.settings.bot_timeout_s
         try:
-            text = await self.hub.bots.choose(table.game, level, table.view(seat), legal, seed)
+            choosing = self.hub.bots.choose(table.game, level, table.view(seat), legal, seed)
+            text = await asyncio.wait_for(choosing, limit)
             return table.spec.parse_action(text)
+        except TimeoutError:
+            text = "bot fallback: the %s bot in seat %s at table %s overran %s s; plays a fallback"
+            log.warning(text, level, seat, self.table_id, limit)
         except Exception:
-            log.exception("bot %s at table %s failed; playing its first legal move", level, seat)
-            return legal[0] if legal else None
+            text = "bot fallback: the %s bot in seat %s at table %s failed; plays a fallback"
+            log.exception(text, level, seat, self.table_id)
+        return legal[0] if legal else None
 
 
 def room_for(hub: Hub, table: Table, hashes: dict[int, str]) -> Room:
@@ -376,6 +386,10 @@ def room_for(hub: Hub, table: Table, hashes: dict[int, str]) -> Room:
     return Room(hub, table, hashes)
 
 
+class TableExpired(KeyError):
+    """The table was closed after a long time without play."""
+
+
 class Hub:
     """Every room of this server, the store and the bot runner (built in the app's lifespan)."""
 
@@ -384,9 +398,12 @@ class Hub:
         self.store = store
         self.bots = bots
         self.rooms: dict[str, Room] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
     def _room_from_store(self, table_id: str) -> Room:
         stored = self.store.load(table_id)
+        if stored.expired:
+            raise TableExpired(table_id)
         table = Table(
             stored.table_id, stored.game, stored.options, stored.seed, list(stored.seats),
             started=stored.started, record=stored.entries,
@@ -404,10 +421,52 @@ class Hub:
                 continue
             self.rooms[table_id] = room
             room.run()
+        self._sweeper = asyncio.create_task(self._sweep_forever(), name="sweeper")
         return len(self.rooms)
 
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_s)
+            try:
+                self.sweep()
+            except Exception:
+                log.exception("the sweep failed")
+
+    def sweep(self) -> tuple[int, int]:
+        """Expire idle tables and archive old finished ones; returns how many of each.
+
+        A table expires when it is unfinished, nobody is connected and nothing has happened
+        for ``idle_expiry_s``; finished tables nobody looks at leave memory; finished tables
+        older than ``archive_after_s`` are archived.
+        """
+        now = time.monotonic()
+        expired = 0
+        for room in list(self.rooms.values()):
+            if room.conns:
+                continue
+            if room.finished:
+                self.forget(room)
+            elif now - room.last_active >= self.settings.idle_expiry_s:
+                self.store.expire(room.table_id)
+                del self.rooms[room.table_id]
+                room.cancel()
+                expired += 1
+                log.info("table %s expired after %.0f s without play", room.table_id,
+                         now - room.last_active)  # fmt: skip
+        archived = 0
+        before = now_ms() - int(self.settings.archive_after_s * 1000)
+        for table_id in self.store.to_archive(before):
+            if table_id not in self.rooms:
+                self.store.archive(table_id)
+                archived += 1
+        return expired, archived
+
     async def close(self) -> None:
-        """Stop every room's bots."""
+        """Stop every room's bots and the sweeper."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         for room in list(self.rooms.values()):
             await room.stop()
         self.rooms.clear()
@@ -433,17 +492,30 @@ class Hub:
             room.cancel()
 
     def create(
-        self, game: str, options: dict[str, Any], name: str, seats: list[SeatInfo]
+        self,
+        game: str,
+        options: dict[str, Any],
+        name: str,
+        seats: list[SeatInfo],
+        guest: str | None = None,
     ) -> tuple[Room, str]:
         """A new table with the creator (the host) in seat 0 and ``seats`` for the others
         (bots or open seats); returns the room and the host's token. The game starts at once
         unless a seat is open.
 
-        Raises ``ValueError`` for bad options and ``OverflowError`` when the server holds
-        ``max_open_tables`` unfinished tables.
+        Raises ``ValueError`` for bad options, ``OverflowError`` when the server holds
+        ``max_open_tables`` unfinished tables, and :class:`ProtocolError` ``too_many_tables``
+        when ``guest`` already holds ``max_tables_per_guest``.
         """
         if sum(not r.finished for r in self.rooms.values()) >= self.settings.max_open_tables:
             raise OverflowError("this server has too many tables in play; try again later")
+        most = self.settings.max_tables_per_guest
+        if guest is not None and self.store.open_tables_of(guest) >= most:
+            raise ProtocolError(
+                "too_many_tables",
+                f"you already have {most} unfinished tables: finish one, or wait until they "
+                "close by themselves after a while without play",
+            )
         table_id = secrets.token_urlsafe(6)
         while table_id in self.rooms:
             table_id = secrets.token_urlsafe(6)
@@ -462,7 +534,7 @@ class Hub:
         except Exception as exc:
             raise ValueError(str(exc)) from None
         self.store.create_table(
-            table_id, game, table.options, seed, table.seats, started, created_ms=now_ms()
+            table_id, game, table.options, seed, table.seats, started, now_ms(), guest
         )
         room = room_for(self, table, {})
         token = room.new_token(0)

@@ -37,6 +37,18 @@ class Settings:
     - ``rtt_probe_ms``: how often the server pings each seat of a real-time table to measure its
       round-trip time (N9).
     - ``rt_jitter_ms``: the jitter allowance added to a seat's smoothed round trip (N9).
+    - ``max_tables_per_guest``: unfinished tables one guest (browser cookie) may hold.
+    - ``rate_per_s``, ``rate_burst``: each WebSocket may send ``rate_per_s`` messages a second
+      on average, ``rate_burst`` at once; more are refused with ``rate_limited``, and a
+      connection that keeps flooding is closed (code 4429).
+    - ``idle_expiry_s``: an unfinished table with nobody connected and nothing played for this
+      long is closed (expired).
+    - ``archive_after_s``: finished tables older than this are archived (compressed).
+    - ``sweep_s``: how often the server looks for tables to expire or archive.
+    - ``pause_after_s``: a real-time game whose people have all left pauses after this long
+      (its clock stops) and resumes, after the countdown, when one of them is back.
+    - ``bot_timeout_s``: a computer opponent that has not chosen by then (or crashes) gets a
+      fallback move, logged, so that a table never stalls.
     """
 
     host: str = "127.0.0.1"
@@ -54,6 +66,14 @@ class Settings:
     start_countdown_ms: int = 3000
     rtt_probe_ms: int = 2000
     rt_jitter_ms: int = 30
+    max_tables_per_guest: int = 10
+    rate_per_s: float = 20.0
+    rate_burst: int = 60
+    idle_expiry_s: float = 3600.0
+    archive_after_s: float = 86400.0
+    sweep_s: float = 60.0
+    pause_after_s: float = 10.0
+    bot_timeout_s: float = 5.0
 
     def __post_init__(self) -> None:
         if not 0 <= self.bot_delay_min_ms <= self.bot_delay_max_ms:
@@ -68,6 +88,12 @@ class Settings:
             raise ValueError("bot_workers >= 0, max_open_tables >= 1 and hello_timeout_s > 0")
         if not 0.1 <= self.game_speed <= 100:
             raise ValueError("game_speed must be between 0.1 and 100")
+        if self.max_tables_per_guest < 1 or self.rate_per_s <= 0 or self.rate_burst < 1:
+            raise ValueError("max_tables_per_guest >= 1, rate_per_s > 0 and rate_burst >= 1")
+        if min(self.idle_expiry_s, self.archive_after_s, self.sweep_s, self.bot_timeout_s) <= 0:
+            raise ValueError("idle_expiry_s, archive_after_s, sweep_s and bot_timeout_s are > 0")
+        if self.pause_after_s < 0:
+            raise ValueError("pause_after_s must not be negative")
         if self.start_countdown_ms < 0 or self.rtt_probe_ms < 50 or self.rt_jitter_ms < 0:
             raise ValueError("start_countdown_ms >= 0, rtt_probe_ms >= 50 and rt_jitter_ms >= 0")
 

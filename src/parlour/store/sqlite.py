@@ -2,9 +2,12 @@
 
 Every accepted input is appended (and committed) before the server acknowledges it; on start the
 server lists the unfinished tables and rebuilds each by replaying its log. The schema keeps one
-row per table (game, options, seed, seats, whether started or finished) and one row per input
-``(table_id, seq)``; inputs are never updated or deleted. A PostgreSQL store can offer the same
-methods later (DESIGN.md, scale-out path).
+row per table (game, options, seed, seats, whether started or finished, the guest who created
+it) and one row per input ``(table_id, seq)``; inputs are never updated. A table left idle too
+long is *expired* (finished without an outcome). A finished table is later *archived*: its inputs
+move into one compressed row of ``archive`` (the hot ``events`` table stays small), and it loads
+exactly as before. A PostgreSQL store can offer the same methods later (DESIGN.md, scale-out
+path).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +41,10 @@ CREATE TABLE IF NOT EXISTS events (
     now_ms INTEGER NOT NULL,
     PRIMARY KEY (table_id, seq)
 );
+CREATE TABLE IF NOT EXISTS archive (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    record BLOB NOT NULL
+);
 CREATE TABLE IF NOT EXISTS seat_tokens (
     table_id TEXT NOT NULL REFERENCES tables(id),
     seat INTEGER NOT NULL,
@@ -59,6 +67,8 @@ class StoredTable:
     created_ms: int
     finished: bool
     entries: list[RecordEntry]
+    expired: bool = False
+    archived: bool = False
 
 
 class SQLiteStore:
@@ -76,6 +86,12 @@ class SQLiteStore:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
+        for name, kind in (("guest", "TEXT"), ("expired", "INTEGER NOT NULL DEFAULT 0"),
+                           ("archived", "INTEGER NOT NULL DEFAULT 0")):  # fmt: skip
+            if name not in columns:  # a database from an earlier version
+                self._db.execute(f"ALTER TABLE tables ADD COLUMN {name} {kind}")
+        self._db.execute("CREATE INDEX IF NOT EXISTS tables_guest ON tables (guest, finished)")
 
     def close(self) -> None:
         """Close the database."""
@@ -91,12 +107,13 @@ class SQLiteStore:
         seats: list[SeatInfo],
         started: bool,
         created_ms: int,
+        guest: str | None = None,
     ) -> None:
-        """Store a new table (no inputs yet)."""
+        """Store a new table (no inputs yet), created by ``guest``."""
         with self._lock:
             self._db.execute(
-                "INSERT INTO tables (id, game, options, seed, seats, started, created_ms)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tables (id, game, options, seed, seats, started, created_ms, guest)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     table_id,
                     game,
@@ -105,6 +122,7 @@ class SQLiteStore:
                     json.dumps([s.to_json() for s in seats]),
                     int(started),
                     created_ms,
+                    guest,
                 ),
             )
 
@@ -131,6 +149,62 @@ class SQLiteStore:
                 "UPDATE tables SET finished = 1, outcome = ? WHERE id = ?",
                 (json.dumps(outcome), table_id),
             )
+
+    def expire(self, table_id: str) -> None:
+        """Close a table nobody played for too long: finished, with no outcome."""
+        with self._lock:
+            self._db.execute(
+                "UPDATE tables SET finished = 1, expired = 1 WHERE id = ? AND finished = 0",
+                (table_id,),
+            )
+
+    def open_tables_of(self, guest: str) -> int:
+        """How many unfinished tables ``guest`` has created."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT COUNT(*) FROM tables WHERE guest = ? AND finished = 0", (guest,)
+            ).fetchone()
+        return int(row[0])
+
+    def to_archive(self, created_before_ms: int) -> list[str]:
+        """Finished tables created before ``created_before_ms`` that are not archived yet."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id FROM tables WHERE finished = 1 AND archived = 0 AND created_ms < ?"
+                " ORDER BY created_ms",
+                (created_before_ms,),
+            ).fetchall()
+        return [row[0] for row in rows]
+
+    def archive(self, table_id: str) -> None:
+        """Move a finished table's inputs into one compressed ``archive`` row (one
+        transaction); it loads as before. Raises ``ValueError`` if the table is in play."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT finished, archived FROM tables WHERE id = ?", (table_id,)
+            ).fetchone()
+            if row is None:
+                raise KeyError(f"no table {table_id!r}")
+            if not row[0]:
+                raise ValueError(f"table {table_id} is still in play")
+            if row[1]:
+                return
+            events = self._db.execute(
+                "SELECT seq, seat, action, now_ms FROM events WHERE table_id = ? ORDER BY seq",
+                (table_id,),
+            ).fetchall()
+            blob = zlib.compress(json.dumps([[q, s, json.loads(a), t] for q, s, a, t in events])
+                                 .encode())  # fmt: skip
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("INSERT INTO archive (table_id, record) VALUES (?, ?)",
+                                 (table_id, blob))  # fmt: skip
+                self._db.execute("DELETE FROM events WHERE table_id = ?", (table_id,))
+                self._db.execute("UPDATE tables SET archived = 1 WHERE id = ?", (table_id,))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
 
     def set_token_hash(self, table_id: str, seat: int, token_hash: str) -> None:
         """Store the hash of a seat's secret token (never the token itself)."""
@@ -160,17 +234,24 @@ class SQLiteStore:
         """A stored table with its inputs in order; raises ``KeyError`` for an unknown id."""
         with self._lock:
             row = self._db.execute(
-                "SELECT game, options, seed, seats, started, created_ms, finished FROM tables"
-                " WHERE id = ?",
+                "SELECT game, options, seed, seats, started, created_ms, finished, expired,"
+                " archived FROM tables WHERE id = ?",
                 (table_id,),
             ).fetchone()
             if row is None:
                 raise KeyError(f"no table {table_id!r}")
-            events = self._db.execute(
-                "SELECT seq, seat, action, now_ms FROM events WHERE table_id = ? ORDER BY seq",
-                (table_id,),
-            ).fetchall()
-        game, options, seed, seats, started, created_ms, finished = row
+            if row[8]:
+                (blob,) = self._db.execute(
+                    "SELECT record FROM archive WHERE table_id = ?", (table_id,)
+                ).fetchone()
+                events = [(q, s, json.dumps(a), t) for q, s, a, t in
+                          json.loads(zlib.decompress(blob))]  # fmt: skip
+            else:
+                events = self._db.execute(
+                    "SELECT seq, seat, action, now_ms FROM events WHERE table_id = ? ORDER BY seq",
+                    (table_id,),
+                ).fetchall()
+        game, options, seed, seats, started, created_ms, finished, expired, archived = row
         return StoredTable(
             table_id=table_id,
             game=game,
@@ -180,5 +261,7 @@ class SQLiteStore:
             started=bool(started),
             created_ms=created_ms,
             finished=bool(finished),
+            expired=bool(expired),
+            archived=bool(archived),
             entries=[RecordEntry(seq, seat, json.loads(a), now) for seq, seat, a, now in events],
         )

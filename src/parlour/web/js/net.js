@@ -39,7 +39,7 @@ export class GameSocket {
       this.onMessage(msg);
     });
     ws.addEventListener("close", (event) => {
-      if (this.closed || event.code === 4404) {
+      if (this.closed || event.code === 4404 || event.code === 4410) {
         this.onStatus("closed");
         return;
       }

@@ -1,0 +1,177 @@
+"""Limits with clear errors: the per-connection rate limit, unfinished tables per guest, idle
+tables expiring, finished tables archived, bots that crash or overrun, real-time games pausing
+when everybody has left."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from parlour.server import create_app
+from parlour.server.bots import BotRunner
+from parlour.store import SQLiteStore
+from tests.server.conftest import Msg, create, fast_settings, hello, room_of, send, until
+
+BOT = {"kind": "bot", "level": "easy"}
+
+
+@pytest.fixture()
+def make_client(tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
+    """Build a running app with changed settings (closed at the end of the test)."""
+    clients: list[TestClient] = []
+
+    def build(**changes: Any) -> TestClient:
+        client = TestClient(create_app(fast_settings(tmp_path, **changes)))
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    yield build
+    for client in clients:
+        client.__exit__(None, None, None)
+
+
+def test_a_flood_is_rate_limited_then_closed(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(rate_per_s=5.0, rate_burst=10)
+    made = create(client, [{"kind": "open"}])
+    with client.websocket_connect(f"/ws/{made['table_id']}") as ws:
+        hello(ws, made["token"])
+        for _ in range(15):
+            send(ws, "ping")
+        answers = [until(ws, lambda m: m["type"] in ("pong", "error")) for _ in range(15)]
+        limited = [m for m in answers if m["type"] == "error"]
+        assert len(limited) >= 4 and all(m["code"] == "rate_limited" for m in limited)
+        assert "5 messages a second" in limited[0]["message"]
+        time.sleep(0.5)  # tokens come back: the connection works again
+        send(ws, "ping")
+        assert until(ws, lambda m: m["type"] in ("pong", "error"))["type"] == "pong"
+    with client.websocket_connect(f"/ws/{made['table_id']}") as ws:
+        hello(ws, made["token"])
+        with pytest.raises(WebSocketDisconnect) as closed:
+            for _ in range(200):
+                send(ws, "ping")
+            for _ in range(400):
+                ws.receive_json()
+        assert closed.value.code == 4429
+    assert client.get(f"/api/tables/{made['table_id']}").status_code == 200  # still up
+
+
+def test_a_guest_may_hold_only_so_many_unfinished_tables(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client(max_tables_per_guest=2)
+    first = create(client, [BOT])
+    create(client, [BOT])
+    assert client.cookies.get("parlour_guest")
+    refused = client.post("/api/tables", json={"name": "Ana", "seats": [BOT]})
+    assert refused.status_code == 429 and refused.json()["code"] == "too_many_tables"
+    assert "2 unfinished tables" in refused.json()["message"]
+    other = TestClient(client.app)  # another browser: its own guest id
+    assert other.post("/api/tables", json={"name": "Bo", "seats": [BOT]}).status_code == 201
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    hub.store.expire(first["table_id"])
+    assert client.post("/api/tables", json={"name": "Ana", "seats": [BOT]}).status_code == 201
+
+
+def test_an_idle_table_expires_and_says_so(
+    make_client: Callable[..., TestClient], tmp_path: Path
+) -> None:
+    client = make_client(idle_expiry_s=0.2)
+    made = create(client, [{"kind": "open"}])
+    busy = create(client, [{"kind": "open"}])
+    table_id = made["table_id"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/{busy['table_id']}") as ws:
+        hello(ws, busy["token"])
+        time.sleep(0.3)
+        assert hub.sweep() == (1, 0)  # the one with a connection stays
+    assert table_id not in hub.rooms and busy["table_id"] in hub.rooms
+    info = client.get(f"/api/tables/{table_id}")
+    assert info.status_code == 410 and info.json()["code"] == "table_expired"
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        assert ws.receive_json()["code"] == "table_expired"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4410
+    assert table_id not in SQLiteStore(str(tmp_path / "parlour.db")).unfinished()
+
+
+def _finish_scout(client: TestClient, made: Msg) -> None:
+    with client.websocket_connect(f"/ws/{made['table_id']}") as ws:
+        state = hello(ws, made["token"])
+        while state["view"]["outcome"] is None or not state["finished"]:
+            if state["actions"]:
+                send(ws, "act", state_id=state["state_id"], action=state["actions"][0])
+            state = until(ws, lambda m: m["type"] == "state")
+
+
+def test_finished_tables_are_archived_and_replay_the_same(
+    make_client: Callable[..., TestClient], tmp_path: Path
+) -> None:
+    client = make_client(archive_after_s=0.001)
+    made = create(client, [BOT])
+    _finish_scout(client, made)
+    table_id = made["table_id"]
+    before = client.get(f"/api/replay/{table_id}").json()
+    store = SQLiteStore(str(tmp_path / "parlour.db"))
+    entries = store.load(table_id).entries
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    time.sleep(0.01)
+    assert hub.sweep() == (0, 1)
+    archived = store.load(table_id)
+    assert archived.archived and archived.entries == entries
+    assert store._db.execute("SELECT COUNT(*) FROM events WHERE table_id = ?",
+                             (table_id,)).fetchone()[0] == 0  # fmt: skip
+    assert client.get(f"/api/replay/{table_id}").json() == before
+    assert hub.sweep() == (0, 0)
+
+
+@pytest.mark.parametrize("fault", ["crash", "overrun"])
+def test_a_bot_that_crashes_or_overruns_gets_a_logged_fallback(
+    make_client: Callable[..., TestClient],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    fault: str,
+) -> None:
+    async def broken(self: BotRunner, *args: Any) -> str:
+        if fault == "crash":
+            raise RuntimeError("the bot fell over")
+        await asyncio.sleep(30)
+        return ""
+
+    monkeypatch.setattr(BotRunner, "choose", broken)
+    client = make_client(bot_timeout_s=0.2)
+    made = create(client, [BOT, BOT, BOT])
+    with caplog.at_level(logging.WARNING, logger="parlour.server"):
+        _finish_scout(client, made)  # the game ends: bots never stalled it
+    assert any("bot fallback" in r.getMessage() for r in caplog.records)
+    assert client.get(f"/api/tables/{made['table_id']}").json()["finished"]
+
+
+def test_a_real_time_game_pauses_when_everybody_has_left(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client(game_speed=20.0, start_countdown_ms=0, pause_after_s=0.1)
+    made = create(client, [BOT, BOT], game="snap")
+    room = room_of(client, made["table_id"])
+    with client.websocket_connect(f"/ws/{made['table_id']}") as ws:
+        hello(ws, made["token"])
+        until(ws, lambda m: m["type"] == "state" and m["view"]["seq"] >= 3)
+    time.sleep(0.4)
+    assert not room.clock.running()
+    paused_at = room.table.state_id
+    time.sleep(0.3)
+    assert room.table.state_id == paused_at  # nothing moves while nobody is here
+    with client.websocket_connect(f"/ws/{made['table_id']}") as ws:
+        hello(ws, made["token"])
+        until(ws, lambda m: m["type"] == "state" and m["clock"]["running"])
+        until(ws, lambda m: m["type"] == "state" and m["state_id"] > paused_at + 2)
+        assert room.clock.running()
