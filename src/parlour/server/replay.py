@@ -21,10 +21,11 @@ class NotFinished(Exception):
 def replay(stored: StoredTable) -> dict[str, Any]:
     """The replay of a finished game: its seats, and one frame per input plus the deal.
 
-    Each frame has ``view`` (the spectator's view, without the round log), ``hands`` (every
-    seat's hand, left to right), ``events`` (what the input did, from the public history: one
-    event, or two when it ended a round) and ``seq``. Raises :class:`NotFinished` for a game in
-    play and ``ValueError`` if the log no longer applies.
+    Each frame has ``view`` (the spectator's view, without the round log), ``hands`` (SCOUT:
+    every seat's hand, left to right), ``events`` (what the input did, from the public history:
+    SCOUT: one event, or two when it ended a round; SCAN and SNAP: the current round's log, or
+    the events since the latest flip) and ``seq``. Raises :class:`NotFinished` for a game in play
+    and ``ValueError`` if the log no longer applies.
     """
     if not stored.finished:
         raise NotFinished(f"table {stored.table_id} is still in play")
@@ -33,15 +34,18 @@ def replay(stored: StoredTable) -> dict[str, Any]:
         started=True,
     )  # fmt: skip
     players = len(stored.seats)
-    frames = [_frame(table, players, 0, [])]
+    turn_based = table.spec.race is None
+    frames = [_frame(table, players, 0, [] if turn_based else None)]
     seen = 0
     for entry in stored.entries:
-        result = table.submit(entry.seat, table.state_id, entry.action, entry.now_ms)
-        if not result.ok:
+        if not table.replay_entry(entry).ok:
             raise ValueError(f"stored input {entry.seq} no longer applies")
-        events = history(table, None)
-        frames.append(_frame(table, players, entry.seq, events[seen:]))
-        seen = len(events)
+        if turn_based:
+            events = history(table, None)
+            frames.append(_frame(table, players, entry.seq, events[seen:]))
+            seen = len(events)
+        else:
+            frames.append(_frame(table, players, entry.seq, None))
     return {
         "table_id": stored.table_id,
         "game": stored.game,
@@ -50,8 +54,10 @@ def replay(stored: StoredTable) -> dict[str, Any]:
     }
 
 
-def _frame(table: Table, players: int, seq: int, events: list[Any]) -> dict[str, Any]:
+def _frame(table: Table, players: int, seq: int, events: list[Any] | None) -> dict[str, Any]:
     view = table.view(None)
-    view.pop("log", None)
+    log = view.pop("log", [])
+    if events is None:  # a real-time game: no hands; the log of the moment
+        return {"seq": seq, "view": view, "events": log}
     hands = [table.view(seat)["hand"] for seat in range(players)]
     return {"seq": seq, "view": view, "hands": hands, "events": events}

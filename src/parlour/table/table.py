@@ -101,7 +101,7 @@ class Table:
         self.state = self.spec.new_state(self.options, self.seed)
         entries, self.record = self.record, []
         for entry in entries:  # rebuild from a stored record
-            result = self._apply(entry.seat, self.spec.action_from_json(entry.action), entry.now_ms)
+            result = self.replay_entry(entry)
             if not result.ok:
                 raise ValueError(f"stored input {entry.seq} no longer applies: {result}")
 
@@ -139,6 +139,15 @@ class Table:
             return None
         result = self._apply(None, Timeout(), max(now_ms, due))
         return result if isinstance(result, Accepted) else None
+
+    def replay_entry(self, entry: RecordEntry) -> Accepted | Rejected:
+        """Apply one stored input exactly as recorded (a seat's input, a timeout or a
+        decision), as when the table is rebuilt from its record."""
+        try:
+            action = self.spec.action_from_json(entry.action)
+        except ParlourError as error:
+            return Rejected(error.code, error.message, self.state_id)
+        return self._apply(entry.seat, action, entry.now_ms)
 
     def race(self) -> OpenRace | None:
         """The race waiting for a decision in a real-time game, if any (N9)."""
