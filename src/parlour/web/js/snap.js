@@ -1,0 +1,573 @@
+// The SNAP table page: connects one seat (or a spectator), renders what the server sends, and
+// sends flips (F) and calls (Space, or the SNAP button) timed from the moment each reveal was
+// painted on this screen (N9). No rules live here.
+
+import "./i18n-snap.js";
+import { nameOf } from "./describe.js";
+import { $, fill, h, toast } from "./dom.js";
+import { setupHelp } from "./help.js";
+import { applyCatalogue, listNames, t } from "./i18n.js";
+import { GameSocket, createTable, player, postJSON, seats } from "./net.js";
+import {
+  banner, bannerWorthy, cardBack, cardName, describe, endReason, myReactions, ranking,
+  reactionSummary, seatHue, seatTile, pot, topCard, winnerLine,
+} from "./snap-render.js";
+
+const tableId = decodeURIComponent(location.pathname.split("/")[2] ?? "");
+const params = new URLSearchParams(location.search);
+const LEVELS = ["beginner", "easy", "medium", "hard", "expert"];
+const BANNER_MS = 4500; // wall ms a decision stays in the middle of the table
+const FLASH_MS = 900;
+
+const ui = {
+  seat: null, role: null, host: false, settings: { anim_ms: 450 },
+  view: null, actions: [], presence: [], clock: null, clockAt: 0, startAt: null,
+  events: [], seen: new Set(),
+  paint: new Map(), paintedSeq: -1, renderedSeq: -1, receivedAt: 0,
+  flipPending: null, snapped: null, refs: new Map(),
+  banner: null, flashes: new Map(), socket: null, finalShown: false, spaceAt: -1e9,
+};
+
+// ---------------------------------------------------------------- time
+
+/** The game clock now, extrapolated from the latest state's clock (game ms). */
+function gameNow() {
+  const c = ui.clock;
+  if (!c) return ui.view?.clock_ms ?? 0;
+  if (!c.running) return c.now_ms;
+  return c.now_ms + (performance.now() - ui.clockAt) * (c.speed || 1);
+}
+
+const running = () => Boolean(ui.view?.started && !ui.view.outcome && (ui.clock ? ui.clock.running : true));
+const canFlip = () => running() && ui.actions.some((a) => a.type === "flip");
+const canCall = () => ui.seat !== null && running() && ui.actions.some((a) => a.type === "snap");
+
+// ---------------------------------------------------------------- inputs
+
+function flip() {
+  const v = ui.view;
+  if (!v || !canFlip() || ui.flipPending === v.seq || !ui.socket) return;
+  const ref = ui.socket.send("play", { seq: v.seq, action: { type: "flip" } });
+  if (ref) {
+    ui.flipPending = v.seq;
+    ui.refs.set(ref, "flip");
+    renderMe(v);
+  }
+}
+
+function snap() {
+  if (!canCall() || !ui.socket) return;
+  const now = performance.now();
+  // The reveal the player saw: the latest one painted on this screen.
+  let seq = ui.paintedSeq;
+  let shown = ui.paint.get(seq);
+  if (shown === undefined) {
+    seq = ui.view.seq;
+    shown = ui.receivedAt;
+  }
+  if (ui.snapped === seq) return; // one call per reveal; the server ignores repeats anyway
+  const rt = Math.max(0, Math.min(60000, Math.round(now - shown)));
+  const ref = ui.socket.send("play", { seq, rt_ms: rt, action: { type: "snap" } });
+  if (!ref) return;
+  ui.snapped = seq;
+  ui.refs.set(ref, "snap");
+  const button = $("snap-btn");
+  button.classList.remove("pressed");
+  void button.offsetWidth;
+  button.classList.add("pressed");
+  document.body.dataset.lastRt = rt;
+}
+
+function onKeyDown(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (document.querySelector("dialog[open]")) return;
+  const tag = event.target?.tagName;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  const key = event.key;
+  if (key === " " || event.code === "Space") {
+    event.preventDefault(); // no page scroll, no click on a focused button
+    if (event.repeat) return;
+    ui.spaceAt = performance.now();
+    snap();
+  } else if (key === "f" || key === "F") {
+    event.preventDefault();
+    if (event.repeat) return;
+    flip();
+  } else if (key === "?" || key === "h" || key === "H") {
+    event.preventDefault();
+    if (!event.repeat) $("help-dialog").showModal();
+  }
+}
+
+function onKeyUp(event) {
+  // Space activates a focused button on key up: the call was already made on key down.
+  if ((event.key === " " || event.code === "Space") && event.target?.tagName === "BUTTON" && !document.querySelector("dialog[open]")) {
+    event.preventDefault();
+  }
+}
+
+// ---------------------------------------------------------------- rendering
+
+function seatOrder(v) {
+  const n = v.players;
+  if (ui.seat === null) return [...Array(n).keys()];
+  return Array.from({ length: n - 1 }, (_, k) => (ui.seat + 1 + k) % n);
+}
+
+function flashOf(seat) {
+  const f = ui.flashes.get(seat);
+  return f && performance.now() - f.at < FLASH_MS ? f.kind : null;
+}
+
+function render() {
+  const v = ui.view;
+  if (!v) return;
+  const callers = v.race?.callers ?? [];
+  const body = document.body.dataset;
+  Object.assign(body, {
+    ready: "1", stateId: v.state_id, seq: v.seq, role: ui.role ?? "", seat: ui.seat ?? "",
+    phase: !v.started ? "waiting" : v.outcome ? "over" : running() ? "play" : "countdown",
+    myTurn: canFlip() ? "1" : "0", over: v.outcome ? "1" : "0", race: v.race ? "1" : "0",
+    turn: v.turn ?? "",
+  });
+  $("round-info").textContent = v.started && v.seq > 0 ? t("snap.flips", { n: v.seq }) : t("snap.title");
+  $("btn-invite").hidden = ui.role !== "player";
+  const box = $("opponents");
+  const order = seatOrder(v);
+  box.dataset.count = order.length;
+  fill(box, order.map((seat) => seatTile(v, seat, { me: ui.seat, presence: ui.presence, callers, flash: flashOf(seat) })));
+  fill($("pot"), pot(v));
+  renderBanner(v);
+  renderCentre(v);
+  renderMe(v);
+  tick();
+}
+
+function renderBanner(v) {
+  const el = $("banner");
+  const b = ui.banner;
+  const live = b && (performance.now() - b.at < BANNER_MS || b.event.type === "end" || v.outcome);
+  if (v.race && !v.outcome) {
+    const names = v.race.callers.map((s) => (s === ui.seat ? t("snap.you") : nameOf(v, s, ui.seat)));
+    fill(el, h("div.banner-card.b-race", {}, h("p.banner-text", {}, t("snap.race_by", { names: listNames(names) })),
+      h("p.banner-calls", {}, t("snap.status.race"))));
+    el.className = "banner show";
+  } else if (live) {
+    fill(el, banner(b.event, v, ui.seat));
+    el.className = "banner show";
+  } else {
+    el.className = "banner";
+  }
+}
+
+function renderCentre(v) {
+  const panel = $("center-panel");
+  let content = null;
+  if (!v.started) content = waitingRoom(v);
+  else if (ui.clock && !ui.clock.running && !v.outcome) content = countdown();
+  panel.hidden = !content;
+  $("felt").classList.toggle("has-panel", Boolean(content));
+  const focused = panel.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+  fill(panel, content);
+  if (focused) panel.querySelector(`[data-key="${focused}"]`)?.focus();
+}
+
+function countdown() {
+  const waiting = ui.clock.starts_in_ms === null || ui.clock.starts_in_ms === undefined;
+  return h("div.panel-card.countdown", {},
+    h("h2", {}, t("snap.countdown.title")),
+    h("p.count-big", { id: "countdown", "aria-live": "polite" }, waiting ? "" : countdownText()),
+    h("p", {}, waiting ? t("snap.countdown.wait") : t("snap.countdown.body")));
+}
+
+function countdownText() {
+  if (ui.startAt === null) return "";
+  const left = Math.max(0, Math.ceil((ui.startAt - performance.now()) / 1000));
+  return left > 0 ? t("snap.countdown.in", { n: left }) : "…";
+}
+
+function waitingRoom(v) {
+  const rows = v.seat_info.map((info, seat) => {
+    let right = null;
+    if (info.kind === "open" && ui.host) {
+      const select = h("select", { "aria-label": t("wait.add_bot"), dataset: { key: `lvl-${seat}` } },
+        LEVELS.map((level) => h("option", { value: level, selected: level === "medium" }, t(`level.${level}`))));
+      right = h("span.wait-add", {}, select, h("button.btn.small", {
+        type: "button", dataset: { key: `add-${seat}` },
+        onclick: () => ui.socket?.send("fill", { seat, level: select.value }),
+      }, t("wait.add_bot")));
+    }
+    const label = info.kind === "open" ? t("wait.open")
+      : info.kind === "bot" ? t("level.computer", { level: t(`level.${info.level}`) })
+        : seat === 0 ? t("seat.host") : t("seat.player");
+    return h(`li.wait-seat.wait-${info.kind}`, {},
+      h("span.wait-name", {}, info.kind === "open" ? t("seat.open") : nameOf(v, seat, ui.seat)),
+      h("span.wait-kind", {}, label), right);
+  });
+  const open = v.seat_info.some((s) => s.kind === "open");
+  return h("div.panel-card.waiting", {},
+    h("h2", {}, t("wait.title")),
+    h("p", {}, t("wait.invite")),
+    inviteBox(),
+    h("ul.wait-seats", {}, rows),
+    ui.host ? h("div.wait-actions", {},
+      open ? h("button.btn", { type: "button", dataset: { key: "fill-all" }, onclick: () => {
+        v.seat_info.forEach((s, seat) => s.kind === "open" && ui.socket?.send("fill", { seat, level: "medium" }));
+      } }, t("wait.fill_all")) : null,
+      h("button.btn.primary", { type: "button", disabled: open, dataset: { key: "start" },
+        onclick: () => ui.socket?.send("start") }, t("wait.start")))
+      : h("p.muted", {}, t("wait.host_starts")));
+}
+
+function inviteBox(withWatch = false) {
+  const link = (suffix) => `${location.origin}/t/${encodeURIComponent(tableId)}${suffix}`;
+  const row = (value, id) => {
+    const input = h("input.invite-link", { value, readonly: true, id, "aria-label": t("wait.invite"), onfocus: (e) => e.target.select() });
+    return h("div.invite", {}, input, h("button.btn.small", { type: "button", onclick: async (e) => {
+      try {
+        await navigator.clipboard.writeText(value);
+      } catch {
+        input.select();
+        document.execCommand?.("copy");
+      }
+      e.target.textContent = t("wait.copied");
+    } }, t("wait.copy")));
+  };
+  return h("div.invite-box", {}, row(link(""), "invite-link"),
+    withWatch ? [h("p.muted", {}, t("wait.spectate")), row(link("?watch"), "watch-link")] : null);
+}
+
+function statusText(v) {
+  if (!v.started) return t("snap.status.waiting");
+  if (v.outcome) return t("snap.status.over");
+  if (ui.clock && !ui.clock.running) return t("snap.status.countdown");
+  const turnName = nameOf(v, v.turn, ui.seat);
+  if (ui.seat === null) return t("snap.status.watching", { name: turnName });
+  if (v.seats[ui.seat].out) return t("snap.status.out");
+  if (v.race) return t("snap.status.race");
+  if (canFlip()) return t("snap.status.your_turn");
+  if (v.turn === ui.seat) return t("snap.status.your_turn_soon");
+  return t("snap.status.their_turn", { name: turnName });
+}
+
+function renderMe(v) {
+  const section = $("me");
+  const spectating = ui.seat === null;
+  section.classList.toggle("spectating", spectating);
+  $("status").textContent = statusText(v);
+  $("me-controls").hidden = spectating;
+  if (spectating) {
+    fill($("my-seat"));
+    return;
+  }
+  const s = v.seats[ui.seat];
+  const info = v.seat_info[ui.seat] ?? {};
+  const mine = canFlip();
+  const myTurn = running() && v.turn === ui.seat && !s.out;
+  section.classList.toggle("my-turn", mine);
+  section.classList.toggle("is-out", Boolean(s.out));
+  const flash = flashOf(ui.seat);
+  section.dataset.flash = flash ?? "";
+  const called = v.race?.callers?.includes(ui.seat);
+  fill($("my-seat"),
+    h("div.my-id", {},
+      h("span.st-dot", { style: { "--hue": seatHue(ui.seat) }, "aria-hidden": "true" }),
+      h("span.my-name", {}, info.name || t("seat.you")),
+      s.out ? h("span.st-badge.out", {}, t("snap.out")) : null,
+      called ? h("span.st-badge.call", {}, t("snap.called")) : null),
+    h("div.my-cards", {},
+      h("div.my-stock", { title: t("snap.stock_n", { n: s.stock }), "aria-label": `${t("snap.my_stock")}: ${t("snap.stock_n", { n: s.stock })}`, role: "img" },
+        cardBack(s.stock), h("span.cap", {}, t("snap.stock"))),
+      h("div.my-pile", { "aria-label": `${t("snap.my_pile")}: ${s.top ? cardName(s.top) : t("snap.no_pile")}, ${t("snap.pile_n", { n: s.pile })}` },
+        topCard(s.top, ui.seat, ""), h("span.cap", {}, t("snap.pile_n", { n: s.pile })))));
+  const flipBtn = $("flip-btn");
+  flipBtn.disabled = !mine || ui.flipPending === v.seq;
+  flipBtn.classList.toggle("ready", mine && ui.flipPending !== v.seq);
+  flipBtn.setAttribute("aria-label", t("snap.flip_label"));
+  $("my-timer").dataset.timer = myTurn ? ui.seat : "";
+  $("my-timer").classList.toggle("on", myTurn);
+  const snapBtn = $("snap-btn");
+  snapBtn.disabled = !canCall();
+  const stats = myReactions(ui.events, ui.seat);
+  $("my-rt").textContent = stats ? t("snap.my_rt", { median: stats.median, best: stats.best }) : "";
+}
+
+const LOG_MAX = 150;
+
+/** Add the newest events to the top of the log (newest first: nothing to scroll). */
+function renderLog(v, fresh) {
+  const log = $("log");
+  log.querySelector(".log-empty")?.remove();
+  const items = fresh.slice(-LOG_MAX).map((e) => h(`li.log-item.log-${e.type}${e.verdict ? `.v-${e.verdict}` : ""}`,
+    { style: { "--hue": seatHue(e.seat ?? e.seats?.[0] ?? 0) } }, describe(e, v, ui.seat)));
+  log.prepend(...items.reverse());
+  while (log.childElementCount > LOG_MAX) log.lastElementChild.remove();
+  if (!log.childElementCount) log.append(h("li.log-empty", {}, t("log.empty")));
+}
+
+/** The moving parts between two states: turn timers, the countdown, fading banners. */
+function tick() {
+  const v = ui.view;
+  if (!v) return;
+  const total = v.options?.turn_timer_ms || 3000;
+  let frac = null;
+  if (running() && !v.race && v.deadline_ms !== null && v.deadline_ms !== undefined) {
+    const end = v.deadline_ms > v.flip_open_ms ? v.deadline_ms : v.flip_open_ms + total;
+    frac = Math.max(0, Math.min(1, (end - gameNow()) / total));
+  }
+  for (const el of document.querySelectorAll(".timer[data-timer]")) {
+    if (el.dataset.timer === "") continue;
+    const bar = el.firstElementChild;
+    bar.style.transform = `scaleX(${frac ?? 0})`;
+    el.classList.toggle("low", frac !== null && frac < 0.3);
+  }
+  const count = $("countdown");
+  if (count && ui.clock?.starts_in_ms !== null && ui.clock?.starts_in_ms !== undefined) count.textContent = countdownText();
+  const b = ui.banner;
+  if (b && !v.race && !v.outcome && b.event.type !== "end" && performance.now() - b.at >= BANNER_MS) {
+    $("banner").className = "banner";
+  }
+}
+
+function loop() {
+  tick();
+  requestAnimationFrame(loop);
+}
+
+// ---------------------------------------------------------------- messages
+
+function mergeEvents(lists) {
+  const fresh = [];
+  for (const list of lists) {
+    for (const event of list ?? []) {
+      const key = JSON.stringify(event);
+      if (ui.seen.has(key)) continue;
+      ui.seen.add(key);
+      ui.events.push(event);
+      fresh.push(event);
+    }
+  }
+  return fresh;
+}
+
+function onState(msg) {
+  const first = !ui.view || Boolean(msg.history);
+  const wasMyTurn = canFlip();
+  const v = msg.view;
+  ui.receivedAt = performance.now();
+  ui.view = v;
+  ui.actions = msg.actions ?? [];
+  ui.presence = msg.presence ?? [];
+  const clock = msg.clock ?? v.clock ?? null;
+  if (clock) {
+    ui.clock = clock;
+    ui.clockAt = ui.receivedAt;
+    ui.startAt = clock.starts_in_ms === null || clock.starts_in_ms === undefined ? null : ui.receivedAt + clock.starts_in_ms;
+  }
+  if (ui.flipPending !== null && (ui.flipPending !== v.seq || !canFlip())) ui.flipPending = null;
+  const fresh = mergeEvents([msg.history, msg.events, v.log]);
+  for (const event of fresh) {
+    if (bannerWorthy(event)) ui.banner = { event, at: performance.now() };
+    if (first) continue;
+    if (event.type === "win") ui.flashes.set(event.seat, { kind: "won", at: performance.now() });
+    else if (event.type === "call" && event.verdict === "false") {
+      ui.flashes.set(event.seat, { kind: "gave", at: performance.now() });
+      ui.flashes.set(event.to, { kind: "got", at: performance.now() });
+    }
+  }
+  if (first && ui.banner && ui.banner.event.type !== "end") ui.banner = null; // old news
+  const newReveal = v.seq > ui.renderedSeq;
+  render();
+  renderLog(v, fresh);
+  if (newReveal) {
+    ui.renderedSeq = v.seq;
+    const seq = v.seq;
+    // The reveal is painted in the next frame: its start time counts as the paint time (N9:
+    // rt = key press − paint), so a press from then on answers this reveal.
+    requestAnimationFrame((frame) => {
+      if (!ui.paint.has(seq)) ui.paint.set(seq, Math.min(frame, performance.now()));
+      if (seq > ui.paintedSeq) ui.paintedSeq = seq;
+      if (ui.paint.size > 64) ui.paint.delete(ui.paint.keys().next().value);
+      // for tests: the reveal the page has painted (a frame later, surely on screen)
+      requestAnimationFrame(() => {
+        if (seq > Number(document.body.dataset.paintedSeq ?? -1)) {
+          Object.assign(document.body.dataset, { paintedSeq: seq, paintedAt: Math.round(ui.paint.get(seq) ?? frame) });
+        }
+      });
+    });
+    if (!first && ui.settings.anim_ms) {
+      const el = document.querySelector(`[data-top][data-seat="${v.last_flipper}"]`);
+      el?.classList.add("just-flipped");
+    }
+  }
+  if (!first) announce(fresh, !wasMyTurn && canFlip());
+  if (v.outcome && !ui.finalShown) {
+    ui.finalShown = true;
+    showResults(v);
+  }
+}
+
+function announce(events, turnNow) {
+  const lines = [];
+  for (const e of events) {
+    if (e.type === "flip") lines.push(t("snap.announce.flip", { who: nameOf(ui.view, e.seat, ui.seat), card: cardName(e.card) }));
+    else if (bannerWorthy(e)) lines.push(describe(e, ui.view, ui.seat));
+  }
+  if (turnNow) lines.push(t("snap.status.your_turn"));
+  if (lines.length) $("sr-announce").textContent = lines.slice(-3).join(". ");
+}
+
+function showResults(v) {
+  const dialog = $("results-dialog");
+  const stats = ui.seat === null ? null : myReactions(ui.events, ui.seat);
+  fill(dialog,
+    h("div.dialog-head", {}, h("h2", { id: "results-title" }, winnerLine(v, ui.seat)),
+      h("button.icon-btn", { type: "button", "aria-label": t("help.close"), onclick: () => dialog.close() }, "×")),
+    h("p.results-why", {}, endReason(v)),
+    h("h3", {}, t("results.final")),
+    ranking(v, ui.seat),
+    ui.seat !== null ? reactionSummary(stats) : null,
+    h("div.dialog-foot", {},
+      h("a.btn.ghost", { href: "/" }, t("results.lobby")),
+      ui.seat !== null ? h("button.btn.primary", { type: "button", id: "play-again", onclick: playAgain }, t("results.play_again")) : null));
+  dialog.classList.add("is-final", "snap-results");
+  if (!dialog.open) dialog.showModal();
+  (dialog.querySelector(".dialog-foot .primary") ?? dialog.querySelector(".dialog-foot .btn"))?.focus({ preventScroll: true });
+  dialog.scrollTop = 0;
+}
+
+async function playAgain(event) {
+  const v = ui.view;
+  event.target.disabled = true;
+  const { match, index_card, shuffle_on_recycle } = v.options ?? {};
+  const setup = {
+    game: "snap",
+    name: v.seat_info[ui.seat].name || player.name || t("lobby.name_placeholder"),
+    seats: v.seat_info.filter((_, s) => s !== ui.seat).map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level } : { kind: "open" })),
+    options: Object.fromEntries(Object.entries({ match, index_card, shuffle_on_recycle }).filter(([, x]) => x !== undefined)),
+  };
+  try {
+    location.assign(`/t/${await createTable(setup)}`);
+  } catch (error) {
+    toast(t("error.create", { message: error.message }), "error");
+    event.target.disabled = false;
+  }
+}
+
+function onMessage(msg) {
+  if (msg.type === "welcome") {
+    Object.assign(ui, { seat: msg.seat, role: msg.role, host: msg.host, settings: msg.settings ?? ui.settings });
+    document.body.classList.toggle("no-anim", !ui.settings.anim_ms);
+  } else if (msg.type === "state") {
+    onState(msg);
+  } else if (msg.type === "ack") {
+    if (msg.rt_ms !== undefined) document.body.dataset.creditedRt = msg.rt_ms;
+    ui.refs.delete(msg.ref);
+  } else if (msg.type === "error") {
+    if (msg.code === "bad_token") {
+      seats.drop(tableId);
+      ui.socket?.close();
+      ui.socket = null;
+      enter(false);
+      return;
+    }
+    if (msg.code === "no_such_table") return noTable();
+    const what = ui.refs.get(msg.ref);
+    ui.refs.delete(msg.ref);
+    if (what === "flip") ui.flipPending = null;
+    if (what === "snap") ui.snapped = null;
+    // A reveal that moved on under a key press is no news to the player.
+    if (msg.code !== "stale_reveal") toast(msg.message, "error");
+    if (ui.view) render();
+  }
+}
+
+function connect(hello) {
+  $("status").textContent = t("snap.status.connecting");
+  ui.socket = new GameSocket(tableId, hello, {
+    onMessage,
+    onStatus: (status) => {
+      document.body.dataset.conn = status;
+      if (status === "reconnecting") toast(t("status.reconnecting"), "error");
+    },
+  });
+}
+
+function noTable() {
+  fill($("center-panel"), h("div.panel-card", {}, h("h2", {}, t("error.no_table")), h("a.btn.primary", { href: "/" }, t("results.lobby"))));
+  $("center-panel").hidden = false;
+  document.body.dataset.ready = "1";
+}
+
+async function enter(useToken = true) {
+  const mine = useToken ? seats.get(tableId) : null;
+  if (params.has("watch")) return connect({ watch: true });
+  if (mine) return connect({ token: mine.token });
+  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}`);
+  if (!response.ok) return noTable();
+  const info = await response.json();
+  if (info.started || info.open_seats === 0) {
+    toast(t("join.full"));
+    return connect({ watch: true });
+  }
+  const dialog = $("join-dialog");
+  const name = h("input", { id: "join-name", maxlength: 20, value: player.name, autocomplete: "nickname", placeholder: t("lobby.name_placeholder") });
+  const sit = async (event) => {
+    event.preventDefault();
+    player.name = name.value.trim();
+    try {
+      const data = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/join`, { name: name.value.trim() || t("lobby.name_placeholder") });
+      seats.set(tableId, data.seat, data.token);
+      dialog.close();
+      connect({ token: data.token });
+    } catch (error) {
+      dialog.close();
+      toast(error.message, "error");
+      connect({ watch: true });
+    }
+  };
+  fill(dialog, h("form", { method: "dialog", onsubmit: sit },
+    h("div.dialog-head", {}, h("h2", { id: "join-title" }, t("join.title", { name: info.seat_info[0].name }))),
+    h("p", {}, t("join.body")),
+    h("div.field", {}, h("label", { for: "join-name" }, t("lobby.your_name")), name),
+    h("div.dialog-foot", {},
+      h("button.btn.ghost", { type: "button", onclick: () => { dialog.close(); connect({ watch: true }); } }, t("join.watch")),
+      h("button.btn.primary", { type: "submit", id: "join-sit" }, t("join.sit")))));
+  dialog.addEventListener("cancel", (e) => e.preventDefault());
+  dialog.showModal();
+  name.focus();
+}
+
+function setupChrome() {
+  applyCatalogue();
+  setupHelp();
+  $("btn-log").addEventListener("click", () => {
+    const open = document.body.classList.toggle("log-open");
+    $("btn-log").setAttribute("aria-expanded", String(open));
+  });
+  $("btn-invite").addEventListener("click", () => {
+    const dialog = $("invite-dialog");
+    fill(dialog, h("div.dialog-head", {}, h("h2", { id: "invite-title" }, t("top.invite")),
+      h("button.icon-btn", { type: "button", "aria-label": t("help.close"), onclick: () => dialog.close() }, "×")),
+    h("p", {}, t("wait.invite")), inviteBox(true));
+    dialog.showModal();
+  });
+  const snapBtn = $("snap-btn");
+  // A press counts when it goes down (mouse, touch, pen); Enter on the focused button clicks.
+  snapBtn.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0) return;
+    snap();
+  });
+  snapBtn.addEventListener("click", (event) => {
+    if (event.detail > 0) return; // a pointer press: already called on pointerdown
+    if (performance.now() - ui.spaceAt < 600) return; // the space bar's own click
+    snap();
+  });
+  $("flip-btn").addEventListener("click", flip);
+  document.addEventListener("keydown", onKeyDown);
+  document.addEventListener("keyup", onKeyUp);
+  requestAnimationFrame(loop);
+}
+
+setupChrome();
+enter();
