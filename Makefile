@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test lint bench bench-bots golden clean
+.PHONY: serve test lint bench bench-bots load golden clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,12 @@ test: lint
 
 bench: $(STAMP)
 	$(PY) bench/bench_scout.py
+
+# Many WebSocket clients against a server on 127.0.0.1, bounded in time (add options:
+# make load LOAD_ARGS="--scout-tables 50 --profile /tmp/prof"); ends with two lines for scripts.
+LOAD_ARGS ?=
+load: $(STAMP)
+	$(PY) bench/load.py $(LOAD_ARGS)
 
 bench-bots: $(STAMP)
 	$(PY) bench/bench_bots.py snap --games 1000

@@ -148,12 +148,20 @@ def test_a_bot_that_crashes_or_overruns_gets_a_logged_fallback(
         return ""
 
     monkeypatch.setattr(BotRunner, "choose", broken)
-    client = make_client(bot_timeout_s=0.2)
+    client = make_client(bot_timeout_s=0.1)
     made = create(client, [BOT, BOT, BOT])
     with caplog.at_level(logging.WARNING, logger="parlour.server"):
-        _finish_scout(client, made)  # the game ends: bots never stalled it
+        if fault == "crash":
+            _finish_scout(client, made)  # the game ends: bots never stalled it
+            assert client.get(f"/api/tables/{made['table_id']}").json()["finished"]
+        else:  # each bot move waits for the timeout: a dozen moves show the table goes on
+            with client.websocket_connect(f"/ws/{made['table_id']}") as ws:
+                state = hello(ws, made["token"])
+                while state["state_id"] < 12:
+                    if state["actions"]:
+                        send(ws, "act", state_id=state["state_id"], action=state["actions"][0])
+                    state = until(ws, lambda m: m["type"] == "state")
     assert any("bot fallback" in r.getMessage() for r in caplog.records)
-    assert client.get(f"/api/tables/{made['table_id']}").json()["finished"]
 
 
 def test_a_real_time_game_pauses_when_everybody_has_left(

@@ -1,9 +1,10 @@
 """Computer opponents at a table: choose a move off the event loop.
 
-The cheap levels (Beginner, Easy, Medium: a one-move lookahead, a few milliseconds) think in a
-thread; the searching levels (Hard, Expert: 0.3 s and 1 s per move) think in a process pool
-sized to the cores, so they never hold up the event loop. A bot gets exactly what a player at
-its seat gets: ``Table.view(seat)`` and the legal actions.
+Every level thinks in a process pool sized to the cores (``bot_workers``), so that bots never
+hold up the event loop — not even by holding Python's global interpreter lock, which bots
+thinking in threads would take from it (under load that was the main source of slow updates).
+With ``bot_workers`` 0 (tests) they think in the loop's default thread pool instead. A bot gets
+exactly what a player at its seat gets: ``Table.view(seat)`` and the legal actions.
 """
 
 from __future__ import annotations
@@ -15,10 +16,7 @@ import random
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
-from parlour.bots.levels import LEVELS, SCOUT_LEVELS, make_bot
-
-SEARCHING = frozenset(level for level, spec in SCOUT_LEVELS.items() if spec.startswith("search"))
-"""Levels that search for a noticeable time (run in processes)."""
+from parlour.bots.levels import LEVELS, make_bot
 
 BOT_NAMES = (
     "Ana", "Bruno", "Chloé", "Dmitri", "Esi", "Farah", "Goran", "Hana", "Ivo", "Juno",
@@ -48,18 +46,17 @@ def bot_seed(table_seed: int, seat: int, state_id: int) -> int:
 
 
 class BotRunner:
-    """Runs bot decisions: threads for quick levels, a process pool for searching ones.
+    """Runs bot decisions in a process pool (threads when ``workers`` is 0).
 
-    The pool is started on first use, so a server whose players never pick Hard or Expert never
-    starts a process. Call :meth:`close` at shutdown.
+    The pool is started on first use. Call :meth:`close` at shutdown.
     """
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._pool: Executor | None = None
 
-    def _executor(self, level: str) -> Executor | None:
-        if level not in SEARCHING or self.workers == 0:
+    def _executor(self) -> Executor | None:
+        if self.workers == 0:
             return None  # the loop's default thread pool
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
@@ -75,7 +72,7 @@ class BotRunner:
         texts = [str(a) for a in legal]
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
-            self._executor(level), choose_text, game, level, view, texts, seed
+            self._executor(), choose_text, game, level, view, texts, seed
         )
 
     def close(self) -> None:

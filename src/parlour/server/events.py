@@ -7,12 +7,13 @@ from typing import Any
 from parlour.table import Table
 
 
-def history(table: Table, seat: int | None) -> list[dict[str, Any]]:
+def history(table: Table, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
     """Every event of the game so far, every round included, as ``seat`` may see it
-    (``None``: a spectator). Views carry only the current round's log; this is the whole game,
-    filtered by the same rules (another seat's flip choice is never in it)."""
+    (``None``: a spectator); with ``since``, only those after the first ``since``. Views carry
+    only the current round's log; this is the whole game, filtered by the same rules (another
+    seat's flip choice is never in it)."""
     if table.game == "scout":
         from parlour.games.scout.view import history as scout_history
 
-        return scout_history(table.state, seat)
-    return list(table.view(seat).get("log", []))
+        return scout_history(table.state, seat, since)
+    return list(table.view(seat).get("log", []))[since:]

@@ -81,6 +81,7 @@ class Room:
         self._wake = asyncio.Event()
         self._rng = random.Random(table.seed ^ 0x5EED)
         self._task: asyncio.Task[None] | None = None
+        self._history: dict[int | None, list[Any]] = {}
         self._sent = len(self.history(None))
         self.last_active = time.monotonic()
 
@@ -93,8 +94,11 @@ class Room:
         return now_ms()
 
     def history(self, seat: int | None) -> list[Any]:
-        """Every public event of the game so far, as ``seat`` may see it."""
-        return history(self.table, seat)
+        """Every public event of the game so far, as ``seat`` may see it (kept per seat and
+        extended with the new events only: events never change once logged)."""
+        kept = self._history.setdefault(seat, [])
+        kept += history(self.table, seat, since=len(kept))
+        return kept
 
     def extra_state(self) -> dict[str, Any]:
         """Fields added to every ``state`` message (real-time rooms: the clock)."""
@@ -186,7 +190,7 @@ class Room:
                 built[conn.seat] = (self.state_message(conn.seat, past[sent:]), past)
                 self._sent = len(past)
             msg, past = built[conn.seat]
-            conn.send({**msg, "events": [], "history": past} if conn is new else msg)
+            conn.send({**msg, "events": [], "history": list(past)} if conn is new else msg)
         if not built:
             self._sent = len(self.history(None))
 
@@ -220,6 +224,7 @@ class Room:
                 table.table_id, table.game, table.options, table.seed, table.seats,
                 started=table.started, record=table.record[:-1],
             )  # fmt: skip
+            self._history.clear()
             return Rejected("storage_error", "the move could not be saved", self.table.state_id)
         self.accepted(result)
         self.last_active = time.monotonic()

@@ -104,11 +104,13 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     }
 
 
-def history(state: State, seat: int | None) -> list[dict[str, Any]]:
-    """The whole game's history as ``seat`` may see it (views carry the current round only)."""
+def history(state: State, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
+    """The whole game's history as ``seat`` may see it (views carry the current round only);
+    with ``since``, only the events after the first ``since`` (events never change once
+    logged, so a caller may keep the earlier ones)."""
     players = len(state.hands)
     me = seat if seat is not None and 0 <= seat < players else None
-    return [_event(state, e, me) for e in state.events()]
+    return [_event(state, e, me) for e in state.events()[since:]]
 
 
 def hidden_info(state: State, seat: int | None) -> list[Any]:
