@@ -3,13 +3,16 @@ need one: the restart test and the browser tests."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 FAST = {
     "PARLOUR_BOT_DELAY_MIN_MS": "0",
@@ -93,3 +96,20 @@ class LiveServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST ``body`` as JSON to ``url``; the JSON answer."""
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), {"content-type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        answer: dict[str, Any] = json.loads(response.read())
+        return answer
+
+
+def get(url: str) -> dict[str, Any]:
+    """GET ``url``; the JSON answer."""
+    with urllib.request.urlopen(url, timeout=30) as response:
+        answer: dict[str, Any] = json.loads(response.read())
+        return answer

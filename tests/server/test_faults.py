@@ -9,32 +9,16 @@ import json
 import random
 import threading
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from websockets.sync.client import connect
 
 from parlour.store import SQLiteStore
-from tests.server.live import LiveServer
+from tests.server.live import LiveServer, get, post
 
 Msg = dict[str, Any]
 ENV = {"PARLOUR_GAME_SPEED": "30", "PARLOUR_START_COUNTDOWN_MS": "0"}
-
-
-def post(url: str, body: Msg) -> Msg:
-    request = urllib.request.Request(
-        url, json.dumps(body).encode(), {"content-type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        answer: Msg = json.loads(response.read())
-        return answer
-
-
-def get(url: str) -> Msg:
-    with urllib.request.urlopen(url, timeout=30) as response:
-        answer: Msg = json.loads(response.read())
-        return answer
 
 
 class Player(threading.Thread):

@@ -12,18 +12,9 @@ from typing import Any
 
 from websockets.sync.client import connect
 
-from tests.server.live import LiveServer
+from tests.server.live import LiveServer, post
 
 Msg = dict[str, Any]
-
-
-def post(url: str, body: Msg) -> Msg:
-    request = urllib.request.Request(
-        url, json.dumps(body).encode(), {"content-type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        answer: Msg = json.loads(response.read())
-        return answer
 
 
 class Seat:
