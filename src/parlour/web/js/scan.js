@@ -6,15 +6,13 @@
 import "./i18n-scan.js";
 import { nameOf } from "./describe.js";
 import { $, fill, h, toast } from "./dom.js";
-import { setupHelp } from "./help.js";
-import { applyCatalogue, t } from "./i18n.js";
-import { GameSocket, createTable, player, postJSON, seats } from "./net.js";
+import { t } from "./i18n.js";
+import { player } from "./net.js";
 import { ranking, seatHue, winnerLine } from "./render.js";
 import { CATS, cardSvg, loadSprite, quarterIcon, words } from "./scan-cards.js";
 import { claimantOf, describeScan, roundHeadline } from "./scan-text.js";
+import { createSeating, newTable, otherSeats, tableId } from "./seating.js";
 
-const tableId = decodeURIComponent(location.pathname.split("/")[2] ?? "");
-const params = new URLSearchParams(location.search);
 const CB_KEY = "parlour.colourBlind";
 const DIGIT_WAIT_MS = 600;
 const CORRECT = new Set(["won", "tie_lost", "beaten", "late"]);
@@ -29,6 +27,11 @@ const ui = {
   colourBlind: localStorage.getItem(CB_KEY) === "1",
   spriteReady: null,
 };
+const seating = createSeating(ui, {
+  onMessage,
+  onWelcome: () => document.body.classList.toggle("no-anim", !ui.settings.anim_ms),
+  before: () => ui.spriteReady,
+});
 
 const me = () => ui.seat;
 const view = () => ui.view;
@@ -596,7 +599,7 @@ function renderPanel(v) {
   let content = null;
   let kind = "";
   if (!v.started) {
-    content = waitingRoom(v);
+    content = seating.waitingRoom(v);
     kind = "waiting";
   } else if (!v.outcome && ui.clock && !ui.clock.running) {
     content = countdown();
@@ -638,57 +641,6 @@ function chooser(v) {
     }, quarterIcon(c), h("span.choose-name", {}, t(`scan.cat.${c}`)), h("kbd", {}, keys[c])))),
     h("div.timer", { dataset: { kind: "choice" }, role: "progressbar", "aria-label": t("scan.timer_choice"), "aria-valuemin": "0", "aria-valuemax": "100" },
       h("span.timer-fill")));
-}
-
-function waitingRoom(v) {
-  const rows = v.seat_info.map((info, seat) => {
-    let right = null;
-    if (info.kind === "open" && ui.host) {
-      const select = h("select", { "aria-label": t("wait.add_bot"), dataset: { key: `lvl-${seat}` } },
-        ["beginner", "easy", "medium", "hard", "expert"].map((level) => h("option", { value: level, selected: level === "medium" }, t(`level.${level}`))));
-      right = h("span.wait-add", {}, select, h("button.btn.small", {
-        type: "button", dataset: { key: `add-${seat}` },
-        onclick: () => ui.socket.send("fill", { seat, level: select.value }),
-      }, t("wait.add_bot")));
-    }
-    const label = info.kind === "open" ? t("wait.open")
-      : info.kind === "bot" ? t("level.computer", { level: t(`level.${info.level}`) })
-        : seat === 0 ? t("seat.host") : t("seat.player");
-    return h(`li.wait-seat.wait-${info.kind}`, {},
-      h("span.wait-name", {}, info.kind === "open" ? t("seat.open") : nameOf(v, seat, me())),
-      h("span.wait-kind", {}, label), right);
-  });
-  const open = v.seat_info.some((s) => s.kind === "open");
-  return h("div.panel-card.waiting", {},
-    h("h2", {}, t("wait.title")),
-    h("p", {}, t("wait.invite")),
-    inviteBox(),
-    h("ul.wait-seats", {}, rows),
-    ui.host ? h("div.wait-actions", {},
-      open ? h("button.btn", { type: "button", dataset: { key: "fill-all" }, onclick: () => {
-        v.seat_info.forEach((s, seat) => s.kind === "open" && ui.socket.send("fill", { seat, level: "medium" }));
-      } }, t("wait.fill_all")) : null,
-      h("button.btn.primary", { type: "button", disabled: open, dataset: { key: "start" },
-        onclick: () => ui.socket.send("start") }, t("wait.start")))
-      : h("p.muted", {}, t("wait.host_starts")));
-}
-
-function inviteBox(withWatch = false) {
-  const link = (suffix) => `${location.origin}/t/${encodeURIComponent(tableId)}${suffix}`;
-  const row = (value, id) => {
-    const input = h("input.invite-link", { value, readonly: true, id, "aria-label": t("wait.invite"), onfocus: (e) => e.target.select() });
-    return h("div.invite", {}, input, h("button.btn.small", { type: "button", onclick: async (e) => {
-      try {
-        await navigator.clipboard.writeText(value);
-      } catch {
-        input.select();
-        document.execCommand?.("copy");
-      }
-      e.target.textContent = t("wait.copied");
-    } }, t("wait.copy")));
-  };
-  return h("div.invite-box", {}, row(link(""), "invite-link"),
-    withWatch ? [h("p.muted", {}, t("wait.spectate")), row(link("?watch"), "watch-link")] : null);
 }
 
 function renderLog(v) {
@@ -755,22 +707,15 @@ function showEnd(v) {
   (dialog.querySelector(".dialog-foot .primary") ?? dialog.querySelector(".dialog-foot button"))?.focus();
 }
 
-async function playAgain(event) {
+function playAgain(event) {
   const v = ui.view;
-  event.target.disabled = true;
   const keep = ["category", "dealers_choice", "bluffo", "four_in_a_row"];
-  const setup = {
+  return newTable(event, () => ({
     game: "scan",
     name: v.seat_info[ui.seat].name || player.name,
-    seats: v.seat_info.filter((_, s) => s !== ui.seat).map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level } : { kind: "open" })),
+    seats: otherSeats(v, ui.seat),
     options: Object.fromEntries(keep.map((k) => [k, v.options[k]])),
-  };
-  try {
-    location.assign(`/t/${await createTable(setup)}`);
-  } catch (error) {
-    toast(t("error.create", { message: error.message }), "error");
-    event.target.disabled = false;
-  }
+  }));
 }
 
 // ---------------------------------------------------------------- messages
@@ -832,11 +777,9 @@ function announce(prev, v, events) {
   if (lines.length) $("sr-announce").textContent = lines.join(". ");
 }
 
+/** A server message (the welcome and seat errors are the seating's). */
 function onMessage(msg) {
-  if (msg.type === "welcome") {
-    Object.assign(ui, { seat: msg.seat, role: msg.role, host: msg.host, settings: msg.settings ?? ui.settings });
-    document.body.classList.toggle("no-anim", !ui.settings.anim_ms);
-  } else if (msg.type === "state") {
+  if (msg.type === "state") {
     onState(msg);
   } else if (msg.type === "ack") {
     if (ui.sent && msg.ref === ui.sent.ref) {
@@ -844,76 +787,11 @@ function onMessage(msg) {
       render();
     }
   } else if (msg.type === "error") {
-    if (msg.code === "bad_token") {
-      seats.drop(tableId);
-      ui.socket?.close();
-      ui.socket = null;
-      enter(false);
-      return;
-    }
-    if (msg.code === "no_such_table") return noTable();
     if (ui.sent && (msg.ref === undefined || msg.ref === ui.sent.ref)) ui.sent = null;
     if (msg.code === "stale_reveal") toast(t("scan.error.too_late"));
     else toast(msg.message, "error");
     render();
   }
-}
-
-function connect(hello) {
-  $("status").textContent = t("status.connecting");
-  ui.socket = new GameSocket(tableId, hello, {
-    onMessage,
-    onStatus: (status) => {
-      document.body.dataset.conn = status;
-      if (status === "reconnecting") toast(t("status.reconnecting"), "error");
-    },
-  });
-}
-
-function noTable() {
-  fill($("center-panel"), h("div.panel-card", {}, h("h2", {}, t("error.no_table")), h("a.btn.primary", { href: "/" }, t("results.lobby"))));
-  $("center-panel").hidden = false;
-  document.body.dataset.ready = "1";
-}
-
-async function enter(useToken = true) {
-  await ui.spriteReady;
-  const mine = useToken ? seats.get(tableId) : null;
-  if (params.has("watch")) return connect({ watch: true });
-  if (mine) return connect({ token: mine.token });
-  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}`);
-  if (!response.ok) return noTable();
-  const info = await response.json();
-  if (info.started || info.open_seats === 0) {
-    toast(t("join.full"));
-    return connect({ watch: true });
-  }
-  const dialog = $("join-dialog");
-  const name = h("input", { id: "join-name", maxlength: 20, value: player.name, autocomplete: "nickname", placeholder: t("lobby.name_placeholder") });
-  const sit = async (event) => {
-    event.preventDefault();
-    player.name = name.value.trim();
-    try {
-      const data = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/join`, { name: name.value.trim() || t("lobby.name_placeholder") });
-      seats.set(tableId, data.seat, data.token);
-      dialog.close();
-      connect({ token: data.token });
-    } catch (error) {
-      dialog.close();
-      toast(error.message, "error");
-      connect({ watch: true });
-    }
-  };
-  fill(dialog, h("form", { method: "dialog", onsubmit: sit },
-    h("div.dialog-head", {}, h("h2", { id: "join-title" }, t("join.title", { name: info.seat_info[0].name }))),
-    h("p", {}, t("join.body")),
-    h("div.field", {}, h("label", { for: "join-name" }, t("lobby.your_name")), name),
-    h("div.dialog-foot", {},
-      h("button.btn.ghost", { type: "button", onclick: () => { dialog.close(); connect({ watch: true }); } }, t("join.watch")),
-      h("button.btn.primary", { type: "submit", id: "join-sit" }, t("join.sit")))));
-  dialog.addEventListener("cancel", (e) => e.preventDefault());
-  dialog.showModal();
-  name.focus();
 }
 
 // ---------------------------------------------------------------- chrome
@@ -927,20 +805,8 @@ function setColourBlind(on) {
 }
 
 function setupChrome() {
-  applyCatalogue();
-  setupHelp();
+  seating.setupChrome();
   document.title = `${t("scan.title")} — ${t("app.name")}`;
-  $("btn-log").addEventListener("click", () => {
-    const open = document.body.classList.toggle("log-open");
-    $("btn-log").setAttribute("aria-expanded", String(open));
-  });
-  $("btn-invite").addEventListener("click", () => {
-    const dialog = $("invite-dialog");
-    fill(dialog, h("div.dialog-head", {}, h("h2", { id: "invite-title" }, t("top.invite")),
-      h("button.icon-btn", { type: "button", "aria-label": t("help.close"), onclick: () => dialog.close() }, "×")),
-    h("p", {}, t("wait.invite")), inviteBox(true));
-    dialog.showModal();
-  });
   $("btn-cb").addEventListener("click", () => setColourBlind(!ui.colourBlind));
   $("btn-bluffo").addEventListener("click", (event) => bluffo(event.timeStamp || performance.now()));
   document.addEventListener("keydown", onKey);
@@ -954,4 +820,4 @@ function setupChrome() {
 }
 
 setupChrome();
-enter();
+seating.enter();

@@ -5,17 +5,14 @@
 import "./i18n-snap.js";
 import { nameOf } from "./describe.js";
 import { $, fill, h, toast } from "./dom.js";
-import { setupHelp } from "./help.js";
-import { applyCatalogue, listNames, t } from "./i18n.js";
-import { GameSocket, createTable, player, postJSON, seats } from "./net.js";
+import { listNames, t } from "./i18n.js";
+import { player } from "./net.js";
+import { createSeating, newTable, otherSeats, seatOrder } from "./seating.js";
 import {
   banner, bannerWorthy, cardBack, cardName, describe, endReason, myReactions, ranking,
   reactionSummary, seatHue, seatTile, pot, topCard, winnerLine,
 } from "./snap-render.js";
 
-const tableId = decodeURIComponent(location.pathname.split("/")[2] ?? "");
-const params = new URLSearchParams(location.search);
-const LEVELS = ["beginner", "easy", "medium", "hard", "expert"];
 const BANNER_MS = 4500; // wall ms a decision stays in the middle of the table
 const FLASH_MS = 900;
 
@@ -27,6 +24,11 @@ const ui = {
   flipPending: null, snapped: null, refs: new Map(),
   banner: null, flashes: new Map(), socket: null, finalShown: false, spaceAt: -1e9,
 };
+const seating = createSeating(ui, {
+  onMessage,
+  onWelcome: () => document.body.classList.toggle("no-anim", !ui.settings.anim_ms),
+  connecting: "snap.status.connecting",
+});
 
 // ---------------------------------------------------------------- time
 
@@ -108,12 +110,6 @@ function onKeyUp(event) {
 
 // ---------------------------------------------------------------- rendering
 
-function seatOrder(v) {
-  const n = v.players;
-  if (ui.seat === null) return [...Array(n).keys()];
-  return Array.from({ length: n - 1 }, (_, k) => (ui.seat + 1 + k) % n);
-}
-
 function flashOf(seat) {
   const f = ui.flashes.get(seat);
   return f && performance.now() - f.at < FLASH_MS ? f.kind : null;
@@ -133,7 +129,7 @@ function render() {
   $("round-info").textContent = v.started && v.seq > 0 ? t("snap.flips", { n: v.seq }) : t("snap.title");
   $("btn-invite").hidden = ui.role !== "player";
   const box = $("opponents");
-  const order = seatOrder(v);
+  const order = seatOrder(v, ui.seat);
   box.dataset.count = order.length;
   fill(box, order.map((seat) => seatTile(v, seat, { me: ui.seat, presence: ui.presence, callers, flash: flashOf(seat) })));
   fill($("pot"), pot(v));
@@ -163,7 +159,7 @@ function renderBanner(v) {
 function renderCentre(v) {
   const panel = $("center-panel");
   let content = null;
-  if (!v.started) content = waitingRoom(v);
+  if (!v.started) content = seating.waitingRoom(v);
   else if (ui.clock && !ui.clock.running && !v.outcome) content = countdown();
   panel.hidden = !content;
   $("felt").classList.toggle("has-panel", Boolean(content));
@@ -184,57 +180,6 @@ function countdownText() {
   if (ui.startAt === null) return "";
   const left = Math.max(0, Math.ceil((ui.startAt - performance.now()) / 1000));
   return left > 0 ? t("snap.countdown.in", { n: left }) : "…";
-}
-
-function waitingRoom(v) {
-  const rows = v.seat_info.map((info, seat) => {
-    let right = null;
-    if (info.kind === "open" && ui.host) {
-      const select = h("select", { "aria-label": t("wait.add_bot"), dataset: { key: `lvl-${seat}` } },
-        LEVELS.map((level) => h("option", { value: level, selected: level === "medium" }, t(`level.${level}`))));
-      right = h("span.wait-add", {}, select, h("button.btn.small", {
-        type: "button", dataset: { key: `add-${seat}` },
-        onclick: () => ui.socket?.send("fill", { seat, level: select.value }),
-      }, t("wait.add_bot")));
-    }
-    const label = info.kind === "open" ? t("wait.open")
-      : info.kind === "bot" ? t("level.computer", { level: t(`level.${info.level}`) })
-        : seat === 0 ? t("seat.host") : t("seat.player");
-    return h(`li.wait-seat.wait-${info.kind}`, {},
-      h("span.wait-name", {}, info.kind === "open" ? t("seat.open") : nameOf(v, seat, ui.seat)),
-      h("span.wait-kind", {}, label), right);
-  });
-  const open = v.seat_info.some((s) => s.kind === "open");
-  return h("div.panel-card.waiting", {},
-    h("h2", {}, t("wait.title")),
-    h("p", {}, t("wait.invite")),
-    inviteBox(),
-    h("ul.wait-seats", {}, rows),
-    ui.host ? h("div.wait-actions", {},
-      open ? h("button.btn", { type: "button", dataset: { key: "fill-all" }, onclick: () => {
-        v.seat_info.forEach((s, seat) => s.kind === "open" && ui.socket?.send("fill", { seat, level: "medium" }));
-      } }, t("wait.fill_all")) : null,
-      h("button.btn.primary", { type: "button", disabled: open, dataset: { key: "start" },
-        onclick: () => ui.socket?.send("start") }, t("wait.start")))
-      : h("p.muted", {}, t("wait.host_starts")));
-}
-
-function inviteBox(withWatch = false) {
-  const link = (suffix) => `${location.origin}/t/${encodeURIComponent(tableId)}${suffix}`;
-  const row = (value, id) => {
-    const input = h("input.invite-link", { value, readonly: true, id, "aria-label": t("wait.invite"), onfocus: (e) => e.target.select() });
-    return h("div.invite", {}, input, h("button.btn.small", { type: "button", onclick: async (e) => {
-      try {
-        await navigator.clipboard.writeText(value);
-      } catch {
-        input.select();
-        document.execCommand?.("copy");
-      }
-      e.target.textContent = t("wait.copied");
-    } }, t("wait.copy")));
-  };
-  return h("div.invite-box", {}, row(link(""), "invite-link"),
-    withWatch ? [h("p.muted", {}, t("wait.spectate")), row(link("?watch"), "watch-link")] : null);
 }
 
 function statusText(v) {
@@ -436,42 +381,27 @@ function showResults(v) {
   dialog.scrollTop = 0;
 }
 
-async function playAgain(event) {
+function playAgain(event) {
   const v = ui.view;
-  event.target.disabled = true;
-  const { match, index_card, shuffle_on_recycle } = v.options ?? {};
-  const setup = {
-    game: "snap",
-    name: v.seat_info[ui.seat].name || player.name || t("lobby.name_placeholder"),
-    seats: v.seat_info.filter((_, s) => s !== ui.seat).map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level } : { kind: "open" })),
-    options: Object.fromEntries(Object.entries({ match, index_card, shuffle_on_recycle }).filter(([, x]) => x !== undefined)),
-  };
-  try {
-    location.assign(`/t/${await createTable(setup)}`);
-  } catch (error) {
-    toast(t("error.create", { message: error.message }), "error");
-    event.target.disabled = false;
-  }
+  return newTable(event, () => {
+    const { match, index_card, shuffle_on_recycle } = v.options ?? {};
+    return {
+      game: "snap",
+      name: v.seat_info[ui.seat].name || player.name || t("lobby.name_placeholder"),
+      seats: otherSeats(v, ui.seat),
+      options: Object.fromEntries(Object.entries({ match, index_card, shuffle_on_recycle }).filter(([, x]) => x !== undefined)),
+    };
+  });
 }
 
+/** A server message (the welcome and seat errors are the seating's). */
 function onMessage(msg) {
-  if (msg.type === "welcome") {
-    Object.assign(ui, { seat: msg.seat, role: msg.role, host: msg.host, settings: msg.settings ?? ui.settings });
-    document.body.classList.toggle("no-anim", !ui.settings.anim_ms);
-  } else if (msg.type === "state") {
+  if (msg.type === "state") {
     onState(msg);
   } else if (msg.type === "ack") {
     if (msg.rt_ms !== undefined) document.body.dataset.creditedRt = msg.rt_ms;
     ui.refs.delete(msg.ref);
   } else if (msg.type === "error") {
-    if (msg.code === "bad_token") {
-      seats.drop(tableId);
-      ui.socket?.close();
-      ui.socket = null;
-      enter(false);
-      return;
-    }
-    if (msg.code === "no_such_table") return noTable();
     const what = ui.refs.get(msg.ref);
     ui.refs.delete(msg.ref);
     if (what === "flip") ui.flipPending = null;
@@ -482,76 +412,8 @@ function onMessage(msg) {
   }
 }
 
-function connect(hello) {
-  $("status").textContent = t("snap.status.connecting");
-  ui.socket = new GameSocket(tableId, hello, {
-    onMessage,
-    onStatus: (status) => {
-      document.body.dataset.conn = status;
-      if (status === "reconnecting") toast(t("status.reconnecting"), "error");
-    },
-  });
-}
-
-function noTable() {
-  fill($("center-panel"), h("div.panel-card", {}, h("h2", {}, t("error.no_table")), h("a.btn.primary", { href: "/" }, t("results.lobby"))));
-  $("center-panel").hidden = false;
-  document.body.dataset.ready = "1";
-}
-
-async function enter(useToken = true) {
-  const mine = useToken ? seats.get(tableId) : null;
-  if (params.has("watch")) return connect({ watch: true });
-  if (mine) return connect({ token: mine.token });
-  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}`);
-  if (!response.ok) return noTable();
-  const info = await response.json();
-  if (info.started || info.open_seats === 0) {
-    toast(t("join.full"));
-    return connect({ watch: true });
-  }
-  const dialog = $("join-dialog");
-  const name = h("input", { id: "join-name", maxlength: 20, value: player.name, autocomplete: "nickname", placeholder: t("lobby.name_placeholder") });
-  const sit = async (event) => {
-    event.preventDefault();
-    player.name = name.value.trim();
-    try {
-      const data = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/join`, { name: name.value.trim() || t("lobby.name_placeholder") });
-      seats.set(tableId, data.seat, data.token);
-      dialog.close();
-      connect({ token: data.token });
-    } catch (error) {
-      dialog.close();
-      toast(error.message, "error");
-      connect({ watch: true });
-    }
-  };
-  fill(dialog, h("form", { method: "dialog", onsubmit: sit },
-    h("div.dialog-head", {}, h("h2", { id: "join-title" }, t("join.title", { name: info.seat_info[0].name }))),
-    h("p", {}, t("join.body")),
-    h("div.field", {}, h("label", { for: "join-name" }, t("lobby.your_name")), name),
-    h("div.dialog-foot", {},
-      h("button.btn.ghost", { type: "button", onclick: () => { dialog.close(); connect({ watch: true }); } }, t("join.watch")),
-      h("button.btn.primary", { type: "submit", id: "join-sit" }, t("join.sit")))));
-  dialog.addEventListener("cancel", (e) => e.preventDefault());
-  dialog.showModal();
-  name.focus();
-}
-
 function setupChrome() {
-  applyCatalogue();
-  setupHelp();
-  $("btn-log").addEventListener("click", () => {
-    const open = document.body.classList.toggle("log-open");
-    $("btn-log").setAttribute("aria-expanded", String(open));
-  });
-  $("btn-invite").addEventListener("click", () => {
-    const dialog = $("invite-dialog");
-    fill(dialog, h("div.dialog-head", {}, h("h2", { id: "invite-title" }, t("top.invite")),
-      h("button.icon-btn", { type: "button", "aria-label": t("help.close"), onclick: () => dialog.close() }, "×")),
-    h("p", {}, t("wait.invite")), inviteBox(true));
-    dialog.showModal();
-  });
+  seating.setupChrome();
   const snapBtn = $("snap-btn");
   // A press counts when it goes down (mouse, touch, pen); Enter on the focused button clicks.
   snapBtn.addEventListener("pointerdown", (event) => {
@@ -570,4 +432,4 @@ function setupChrome() {
 }
 
 setupChrome();
-enter();
+seating.enter();

@@ -5,13 +5,10 @@ import { flyIn, flyOut, pulse } from "./anim.js";
 import { card, cardRow } from "./cards.js";
 import { describe, nameOf } from "./describe.js";
 import { $, fill, h, toast } from "./dom.js";
-import { setupHelp } from "./help.js";
-import { applyCatalogue, listNames, t } from "./i18n.js";
-import { GameSocket, createTable, player, postJSON, seats } from "./net.js";
+import { listNames, t } from "./i18n.js";
+import { player } from "./net.js";
 import { logItems, ranking, resultsTable, seatPanel, seatStats, showZone, winnerLine } from "./render.js";
-
-const tableId = decodeURIComponent(location.pathname.split("/")[2] ?? "");
-const params = new URLSearchParams(location.search);
+import { createSeating, newTable, otherSeats, seatOrder, tableId } from "./seating.js";
 
 const ui = {
   seat: null, role: null, host: false, settings: { anim_ms: 450 },
@@ -19,6 +16,7 @@ const ui = {
   sel: null, scout: null, ssIntent: false, pending: null,
   rounds: new Map(), socket: null, finalShown: false,
 };
+const seating = createSeating(ui, { onMessage });
 
 // ---------------------------------------------------------------- legal actions, indexed
 
@@ -111,16 +109,10 @@ function render() {
   }
 }
 
-function seatOrder(v) {
-  const n = v.players;
-  if (ui.seat === null) return [...Array(n).keys()];
-  return Array.from({ length: n - 1 }, (_, k) => (ui.seat + 1 + k) % n);
-}
-
 function renderOpponents(v) {
   const box = $("opponents");
-  box.dataset.count = seatOrder(v).length;
-  fill(box, seatOrder(v).map((seat) => seatPanel(v, seat, { me: me(), presence: ui.presence })));
+  box.dataset.count = seatOrder(v, ui.seat).length;
+  fill(box, seatOrder(v, ui.seat).map((seat) => seatPanel(v, seat, { me: me(), presence: ui.presence })));
 }
 
 function renderShow(v) {
@@ -136,7 +128,7 @@ function renderShow(v) {
 function renderCenter(v) {
   const panel = $("center-panel");
   let content = null;
-  if (!v.started) content = waitingRoom(v);
+  if (!v.started) content = seating.waitingRoom(v);
   else if (v.phase === "flip" && ui.idx.flip && v.hand) content = flipChooser(v);
   panel.hidden = !content;
   $("felt").classList.toggle("has-panel", Boolean(content));
@@ -153,57 +145,6 @@ function flipChooser(v) {
     h("h2", { id: "flip-title" }, t("flip.title", { round: v.round })),
     h("p", {}, t("flip.body")),
     h("div.flip-options", {}, option(false, v.hand, t("flip.keep")), option(true, flipped, t("flip.flip"))));
-}
-
-function waitingRoom(v) {
-  const rows = v.seat_info.map((info, seat) => {
-    let right = null;
-    if (info.kind === "open" && ui.host) {
-      const select = h("select", { "aria-label": t("wait.add_bot"), dataset: { key: `lvl-${seat}` } },
-        ["beginner", "easy", "medium", "hard", "expert"].map((level) => h("option", { value: level, selected: level === "medium" }, t(`level.${level}`))));
-      right = h("span.wait-add", {}, select, h("button.btn.small", {
-        type: "button", dataset: { key: `add-${seat}` },
-        onclick: () => ui.socket.send("fill", { seat, level: select.value }),
-      }, t("wait.add_bot")));
-    }
-    const label = info.kind === "open" ? t("wait.open")
-      : info.kind === "bot" ? t("level.computer", { level: t(`level.${info.level}`) })
-        : seat === 0 ? t("seat.host") : t("seat.player");
-    return h(`li.wait-seat.wait-${info.kind}`, {},
-      h("span.wait-name", {}, info.kind === "open" ? t("seat.open") : nameOf(v, seat, me())),
-      h("span.wait-kind", {}, label), right);
-  });
-  const open = v.seat_info.some((s) => s.kind === "open");
-  return h("div.panel-card.waiting", {},
-    h("h2", {}, t("wait.title")),
-    h("p", {}, t("wait.invite")),
-    inviteBox(),
-    h("ul.wait-seats", {}, rows),
-    ui.host ? h("div.wait-actions", {},
-      open ? h("button.btn", { type: "button", dataset: { key: "fill-all" }, onclick: () => {
-        v.seat_info.forEach((s, seat) => s.kind === "open" && ui.socket.send("fill", { seat, level: "medium" }));
-      } }, t("wait.fill_all")) : null,
-      h("button.btn.primary", { type: "button", disabled: open, dataset: { key: "start" },
-        onclick: () => ui.socket.send("start") }, t("wait.start")))
-      : h("p.muted", {}, t("wait.host_starts")));
-}
-
-function inviteBox(withWatch = false) {
-  const link = (suffix) => `${location.origin}/t/${encodeURIComponent(tableId)}${suffix}`;
-  const row = (value, id) => {
-    const input = h("input.invite-link", { value, readonly: true, id, "aria-label": t("wait.invite"), onfocus: (e) => e.target.select() });
-    return h("div.invite", {}, input, h("button.btn.small", { type: "button", onclick: async (e) => {
-      try {
-        await navigator.clipboard.writeText(value);
-      } catch {
-        input.select();
-        document.execCommand?.("copy");
-      }
-      e.target.textContent = t("wait.copied");
-    } }, t("wait.copy")));
-  };
-  return h("div.invite-box", {}, row(link(""), "invite-link"),
-    withWatch ? [h("p.muted", {}, t("wait.spectate")), row(link("?watch"), "watch-link")] : null);
 }
 
 function renderMe(v) {
@@ -375,21 +316,14 @@ function showResults(v, roundNo) {
   dialog.querySelector(".dialog-foot .primary")?.focus();
 }
 
-async function playAgain(event) {
+function playAgain(event) {
   const v = ui.view;
-  event.target.disabled = true;
-  const setup = {
+  return newTable(event, () => ({
     game: "scout",
     name: v.seat_info[ui.seat].name || player.name,
-    seats: v.seat_info.filter((_, s) => s !== ui.seat).map((s) => s.kind === "bot" ? { kind: "bot", level: s.level } : { kind: "open" }),
+    seats: otherSeats(v, ui.seat),
     options: v.players === 2 ? { count_unspent_chips: v.options.count_unspent_chips } : {},
-  };
-  try {
-    location.assign(`/t/${await createTable(setup)}`);
-  } catch (error) {
-    toast(t("error.create", { message: error.message }), "error");
-    event.target.disabled = false;
-  }
+  }));
 }
 
 // ---------------------------------------------------------------- messages
@@ -456,82 +390,17 @@ function announce(events, turnNow) {
   if (lines.length) $("sr-announce").textContent = lines.join(". ");
 }
 
+/** A server message (the welcome and seat errors are the seating's). */
 function onMessage(msg) {
-  if (msg.type === "welcome") {
-    Object.assign(ui, { seat: msg.seat, role: msg.role, host: msg.host, settings: msg.settings ?? ui.settings });
-  } else if (msg.type === "state") {
+  if (msg.type === "state") {
     onState(msg);
   } else if (msg.type === "ack") {
     if (ui.pending === msg.ref) ui.pending = null;
   } else if (msg.type === "error") {
-    if (msg.code === "bad_token") {
-      seats.drop(tableId);
-      ui.socket?.close();
-      ui.socket = null;
-      enter(false);
-      return;
-    }
-    if (msg.code === "no_such_table") return noTable();
     if (msg.ref === undefined || msg.ref === ui.pending) ui.pending = null;
     toast(msg.message, "error");
     render();
   }
-}
-
-function connect(hello) {
-  $("status").textContent = t("status.connecting");
-  ui.socket = new GameSocket(tableId, hello, {
-    onMessage,
-    onStatus: (status) => {
-      document.body.dataset.conn = status;
-      if (status === "reconnecting") toast(t("status.reconnecting"), "error");
-    },
-  });
-}
-
-function noTable() {
-  fill($("center-panel"), h("div.panel-card", {}, h("h2", {}, t("error.no_table")), h("a.btn.primary", { href: "/" }, t("results.lobby"))));
-  $("center-panel").hidden = false;
-  document.body.dataset.ready = "1";
-}
-
-async function enter(useToken = true) {
-  const mine = useToken ? seats.get(tableId) : null;
-  if (params.has("watch")) return connect({ watch: true });
-  if (mine) return connect({ token: mine.token });
-  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}`);
-  if (!response.ok) return noTable();
-  const info = await response.json();
-  if (info.started || info.open_seats === 0) {
-    toast(t("join.full"));
-    return connect({ watch: true });
-  }
-  const dialog = $("join-dialog");
-  const name = h("input", { id: "join-name", maxlength: 20, value: player.name, autocomplete: "nickname", placeholder: t("lobby.name_placeholder") });
-  const sit = async (event) => {
-    event.preventDefault();
-    player.name = name.value.trim();
-    try {
-      const data = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/join`, { name: name.value.trim() || t("lobby.name_placeholder") });
-      seats.set(tableId, data.seat, data.token);
-      dialog.close();
-      connect({ token: data.token });
-    } catch (error) {
-      dialog.close();
-      toast(error.message, "error");
-      connect({ watch: true });
-    }
-  };
-  fill(dialog, h("form", { method: "dialog", onsubmit: sit },
-    h("div.dialog-head", {}, h("h2", { id: "join-title" }, t("join.title", { name: info.seat_info[0].name }))),
-    h("p", {}, t("join.body")),
-    h("div.field", {}, h("label", { for: "join-name" }, t("lobby.your_name")), name),
-    h("div.dialog-foot", {},
-      h("button.btn.ghost", { type: "button", onclick: () => { dialog.close(); connect({ watch: true }); } }, t("join.watch")),
-      h("button.btn.primary", { type: "submit", id: "join-sit" }, t("join.sit")))));
-  dialog.addEventListener("cancel", (e) => e.preventDefault());
-  dialog.showModal();
-  name.focus();
 }
 
 function onKey(event) {
@@ -552,22 +421,10 @@ function onKey(event) {
 }
 
 function setupChrome() {
-  applyCatalogue();
-  setupHelp();
-  $("btn-log").addEventListener("click", () => {
-    const open = document.body.classList.toggle("log-open");
-    $("btn-log").setAttribute("aria-expanded", String(open));
-  });
-  $("btn-invite").addEventListener("click", () => {
-    const dialog = $("invite-dialog");
-    fill(dialog, h("div.dialog-head", {}, h("h2", { id: "invite-title" }, t("top.invite")),
-      h("button.icon-btn", { type: "button", "aria-label": t("help.close"), onclick: () => dialog.close() }, "×")),
-    h("p", {}, t("wait.invite")), inviteBox(true));
-    dialog.showModal();
-  });
+  seating.setupChrome();
   document.addEventListener("keydown", onKey);
   window.addEventListener("resize", () => fitHand($("hand")));
 }
 
 setupChrome();
-enter();
+seating.enter();
