@@ -108,6 +108,7 @@ class Phase:
     server_cpu: list[float] = field(default_factory=list)
     server_rss_mb: list[float] = field(default_factory=list)
     client_cpu: list[float] = field(default_factory=list)
+    bot_cpu: list[float] = field(default_factory=list)
     other_cpu: list[float] = field(default_factory=list)
     play_s: float = 0.0
     setup_s: float = 0.0
@@ -228,6 +229,20 @@ class ProcSampler:
             pass
         return None
 
+    def _children_ticks(self) -> int:
+        # CPU of the server's own child processes (the bots' process pool).
+        total = 0
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == self.pid:  # the parent's pid (field 4)
+                total += int(fields[11]) + int(fields[12])
+        return total
+
     @staticmethod
     def _busy_ticks() -> int:
         # Every core's non-idle time (/proc/stat "cpu" line: all but idle and iowait).
@@ -237,22 +252,26 @@ class ProcSampler:
     async def run(self) -> None:
         last_wall, last_ticks = time.monotonic(), self._ticks()
         last_own, last_busy = sum(os.times()[:2]), self._busy_ticks()
+        last_kids = self._children_ticks()
         while True:
             await asyncio.sleep(1.0)
             wall, ticks, own = time.monotonic(), self._ticks(), sum(os.times()[:2])
-            busy = self._busy_ticks()
+            busy, kids = self._busy_ticks(), self._children_ticks()
             span = wall - last_wall
             if ticks is not None and last_ticks is not None and span > 0:
                 server = 100 * (ticks - last_ticks) / self.TICK / span
+                bots = 100 * max(0, kids - last_kids) / self.TICK / span
                 client = 100 * (own - last_own) / span
                 everyone = 100 * (busy - last_busy) / self.TICK / span
                 self.phase.server_cpu.append(server)
+                self.phase.bot_cpu.append(bots)
                 self.phase.client_cpu.append(client)
-                self.phase.other_cpu.append(max(0.0, everyone - server - client))
+                self.phase.other_cpu.append(max(0.0, everyone - server - bots - client))
             rss = self._rss_mb()
             if rss is not None:
                 self.phase.server_rss_mb.append(rss)
             last_wall, last_ticks, last_own, last_busy = wall, ticks, own, busy
+            last_kids = kids
 
 
 # ---------------------------------------------------------------------------------- clients
@@ -767,6 +786,7 @@ def render(phases: list[Phase], args: Any) -> Table:
     row("server CPU mean / max (% core)", lambda p: _mean_max(p.server_cpu))
     row("server RSS mean / max (MB)", lambda p: _mean_max(p.server_rss_mb))
     row("client CPU mean / max (% core)", lambda p: _mean_max(p.client_cpu))
+    row("server's bot processes CPU mean / max", lambda p: _mean_max(p.bot_cpu))
     row("other processes' CPU mean / max", lambda p: _mean_max(p.other_cpu))
     row("errors", lambda p: ", ".join(f"{k} {v}" for k, v in p.errors.most_common()) or "none")
     return table

@@ -104,7 +104,7 @@ async def _json_body(request: Request) -> dict[str, Any]:
         raise ProtocolError("message_too_large", f"requests are at most {MAX_BODY} bytes")
     try:
         obj = json.loads(body or b"{}")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deeply
         raise ProtocolError("bad_json") from None
     if not isinstance(obj, dict):
         raise ProtocolError("bad_message", "the body is a JSON object")

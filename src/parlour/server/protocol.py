@@ -35,10 +35,13 @@ per wall ms}``. The view's times (``reveal_ms``, ``deadline_ms``…) are on that
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
 VERSION = 1
+TOKEN = re.compile(r"[A-Za-z0-9_-]{8,128}")
+"""The form of a seat token (``secrets.token_urlsafe``)."""
 MAX_RT_MS = 60_000
 """The largest reaction time a browser may report (a minute)."""
 
@@ -127,11 +130,11 @@ def parse(text: str | bytes | None, max_bytes: int) -> ClientMessage:
         raise ProtocolError("message_too_large", f"messages are at most {max_bytes} bytes")
     try:
         obj = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deeply
         raise ProtocolError("bad_json") from None
     if not isinstance(obj, dict):
         raise ProtocolError("bad_message", "a message is a JSON object")
-    if obj.get("v") != VERSION:
+    if not _is_int(obj.get("v")) or obj["v"] != VERSION:
         raise ProtocolError("bad_version")
     kind = obj.get("type")
     if not isinstance(kind, str) or kind not in CLIENT_TYPES:
@@ -153,8 +156,8 @@ def _is_int(value: Any) -> bool:
 def _check_fields(kind: str, body: dict[str, Any]) -> None:
     if kind == "hello":
         token, watch = body.get("token"), body.get("watch")
-        if token is not None and (not isinstance(token, str) or not 8 <= len(token) <= 128):
-            raise ProtocolError("bad_message", "a token is a string")
+        if token is not None and (not isinstance(token, str) or not TOKEN.fullmatch(token)):
+            raise ProtocolError("bad_message", "a token is 8 to 128 letters, digits, - or _")
         if watch is not None and watch is not True:
             raise ProtocolError("bad_message", "watch is true or absent")
         if (token is None) == (watch is None):

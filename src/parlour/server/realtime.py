@@ -254,13 +254,14 @@ class RealtimeRoom(Room):
             state = self.table.state
             seq = body["seq"]
             credited = None
-            if action.get("type") in TIMED:
+            kind = action.get("type")
+            if isinstance(kind, str) and kind in TIMED:
                 if body.get("rt_ms") is None:
                     raise ProtocolError("bad_message", "a timed input carries rt_ms")
                 credited = self.credit(conn.seat, seq, body["rt_ms"], now)
                 action["rt_ms"] = credited
             elif body.get("rt_ms") is not None:
-                raise ProtocolError("bad_message", f"a {action.get('type')} carries no rt_ms")
+                raise ProtocolError("bad_message", f"a {str(kind)[:20]} carries no rt_ms")
             elif seq != state.seq:
                 raise ProtocolError("stale_reveal")
             result = self.table.submit(conn.seat, self.table.state_id, action, now)

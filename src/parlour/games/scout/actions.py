@@ -185,7 +185,7 @@ def action_from_json(obj: Any) -> Action:
         "scout": {"type", "end", "rotate", "insert"},
         "scout_show": {"type", "end", "rotate", "insert"},
     }
-    if kind not in fields:
+    if not isinstance(kind, str) or kind not in fields:
         raise InvalidAction(f"unknown action type {kind!r}; expected one of {sorted(fields)}")
     if set(obj) != fields[kind]:
         raise InvalidAction(f"a {kind} action has exactly the fields {sorted(fields[kind])}")

@@ -1,0 +1,254 @@
+"""Nothing hidden leaks: for thousands of random states of SCOUT, SCAN and SNAP, every view and
+every refusal a seat gets is checked against what that seat must never see (other hands, stock
+order, covered tan cards, removed blue cards, the seed — ``spec.hidden_info``); the server's
+logs of whole games never carry the seed or a hidden value; and no message to a person shows
+a computer opponent's planned reaction time before its call is applied.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from parlour.core.conformance import _pieces
+from parlour.server import create_app
+from parlour.server.rooms import Connection
+from parlour.table import Accepted, Rejected, SeatInfo, Table
+from tests.server.conftest import Msg, create, fast_settings, hello, room_of, send
+
+
+def compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def secrets_of(table: Table, seat: int | None) -> list[Any]:
+    return list(table.spec.hidden_info(table.state, seat))
+
+
+def leaks_in_text(text: str, secrets: list[Any]) -> list[Any]:
+    """The secrets found in ``text``: ints (the seed) as digits, the rest as compact JSON."""
+    found = []
+    for secret in secrets:
+        needle = str(secret) if isinstance(secret, int) else compact(secret)
+        if needle in text:
+            found.append(secret)
+    return found
+
+
+def check_state(table: Table, players: int) -> int:
+    """Every seat's and a spectator's view against that viewer's hidden information, both as
+    data (a list or value nested anywhere in the view) and as text; returns the views checked."""
+    for seat in [*range(players), None]:
+        shown = table.view(seat)
+        text = compact(shown)
+        secrets = secrets_of(table, seat)
+        pieces: set[Any] = set()
+        _pieces(shown, pieces)  # every list and scalar nested in the view (as check_view does)
+        for secret in secrets:
+            hidden = _pieces(secret, set())
+            assert hidden not in pieces, f"seat {seat}'s view shows hidden {secret!r}"
+        assert not leaks_in_text(text, secrets), f"seat {seat}'s view text: {secrets!r}"
+    return players + 1
+
+
+OPTIONS: dict[str, list[dict[str, Any]]] = {
+    "scout": [{}, {"count_unspent_chips": False}],
+    "scan": [{}, {"bluffo": True, "dealers_choice": True}, {"four_in_a_row": True}],
+    "snap": [{}, {"match": "rank_and_colour"}, {"index_card": True, "shuffle_on_recycle": True}],
+}
+PLAYERS = {"scout": (2, 5), "scan": (2, 6), "snap": (2, 6)}
+JUNK = [
+    {"type": "dance"},
+    {"type": "show", "start": 0, "length": 9},
+    {"type": "scout", "end": "left", "rotate": False, "insert": 60},
+    {"type": "touch", "blue_index": 3, "rt_ms": 5},
+    {"type": "choose", "category": "colour"},
+    {"type": "snap", "rt_ms": 1},
+    {"type": "flip"},
+    {"type": "flip", "flip": True},
+    {"type": "timeout"},
+    {"type": "decide"},
+]
+
+
+def play_and_check(game: str, seed: int, rng: random.Random, budget: int) -> tuple[int, int]:
+    """Play one random game (legal and illegal inputs from random seats, timeouts and early
+    decisions), checking every state and every refusal; returns (states, refusals) checked."""
+    low, high = PLAYERS[game]
+    players = rng.randint(low, high)
+    options = {**rng.choice(OPTIONS[game]), "players": players}
+    seats = [SeatInfo("human", f"P{i}") for i in range(players)]
+    table = Table("t", game, options, seed, seats)
+    now, states, refusals = 0, 0, 0
+    seen: list[Any] = []  # actions that were legal somewhere: good illegal inputs later
+    while table.outcome() is None and states < budget:
+        check_state(table, players)
+        states += 1
+        due = table.deadline()
+        roll = rng.random()
+        if due is not None and (roll < 0.15 or not table.to_act()):
+            now = max(now, due)
+            assert isinstance(table.advance(now), Accepted)
+            continue
+        if due is not None:
+            now = rng.randint(now, max(now, due))
+        if table.race() is not None and roll < 0.3:
+            table.decide(now)
+            continue
+        for _ in range(rng.randint(0, 2)):  # refusals: junk, out of turn, stale, old moves
+            seat = rng.randrange(players)
+            action = rng.choice(JUNK + seen[-50:]) if seen or rng.random() < 0.5 else JUNK[0]
+            state_id = table.state_id if rng.random() < 0.8 else table.state_id - 1
+            before = table.state_id
+            result = table.submit(seat, state_id, action, now)
+            if isinstance(result, Rejected):
+                refusals += 1
+                assert table.state_id == before
+                secrets = secrets_of(table, seat)
+                assert not leaks_in_text(result.message, secrets), (result, secrets)
+                assert not leaks_in_text(compact(result.to_json()), secrets), result
+        if table.outcome() is not None:
+            break
+        acting = table.to_act()
+        if not acting:
+            continue
+        seat = rng.choice(acting)
+        legal = table.legal_actions(seat)
+        if not legal:
+            continue
+        action = rng.choice(legal)
+        seen.append(action.to_json())
+        result = table.submit(seat, table.state_id, action, now)
+        assert isinstance(result, Accepted), result
+    check_state(table, players)
+    return states + 1, refusals
+
+
+@pytest.mark.parametrize(("game", "games", "budget"), [("scout", 6, 400), ("scan", 6, 400),
+                                                       ("snap", 8, 300)])  # fmt: skip
+def test_random_states_leak_nothing_in_views_or_refusals(
+    game: str, games: int, budget: int
+) -> None:
+    rng = random.Random(f"leaks:{game}")
+    states = refusals = 0
+    for _ in range(games):
+        seed = rng.randrange(10**12, 2**48)  # as the server draws them: never a small number
+        found = play_and_check(game, seed, rng, budget)
+        states += found[0]
+        refusals += found[1]
+    assert states >= 1000, states
+    assert refusals >= 400, refusals
+
+
+# ------------------------------------------------------------------------ over the socket
+
+
+@pytest.fixture()
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    settings = fast_settings(tmp_path, game_speed=100.0, start_countdown_ms=0)
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+def play_over_socket(
+    client: TestClient, game: str, limit: int = 4000, rooms: list[Any] | None = None
+) -> tuple[Any, Msg]:
+    """A person (random legal moves; SNAP: calls every reveal now and then) against two
+    computer opponents, until the game is over or ``limit`` messages; returns (room, last
+    state)."""
+    bots = [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "medium"}]
+    made = create(client, bots, game=game)
+    room = room_of(client, made["table_id"])
+    if rooms is not None:
+        rooms.append(room)
+    rng = random.Random(5)
+    with client.websocket_connect(f"/ws/{made['table_id']}") as ws:
+        state = hello(ws, made["token"])
+        for _ in range(limit):
+            if state["finished"]:
+                break
+            actions = state["actions"]
+            if actions and (game == "scout" or rng.random() < 0.5):  # SCOUT waits for us
+                action = rng.choice(actions)
+                if game == "scout":
+                    send(ws, "act", state_id=state["state_id"], action=action)
+                else:
+                    body: dict[str, Any] = {"seq": state["view"]["seq"], "action": action}
+                    if action["type"] in ("snap", "touch", "bluffo"):
+                        body["rt_ms"] = rng.randint(20, 200)
+                        body["action"] = {k: v for k, v in action.items() if k != "rt_ms"}
+                    send(ws, "play", **body)
+            msg = ws.receive_json()
+            while msg["type"] != "state":
+                if msg["type"] == "ping":
+                    send(ws, "pong", nonce=msg["nonce"])
+                msg = ws.receive_json()
+            state = msg
+    return room, state
+
+
+@pytest.mark.parametrize("game", ["scout", "snap"])
+def test_the_logs_never_carry_the_seed_or_hidden_cards(
+    client: TestClient, caplog: pytest.LogCaptureFixture, game: str
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    room, _ = play_over_socket(client, game, limit=1500)
+    table = room.table
+    secrets = [s for seat in [*range(len(table.seats)), None] for s in secrets_of(table, seat)]
+    records = caplog.records
+    for record in records:
+        text = record.getMessage() + (record.exc_text or "") + repr(record.args)
+        assert str(table.seed) not in text, record
+        assert not leaks_in_text(text, secrets), record
+    assert str(table.seed) not in caplog.text
+
+
+def test_no_message_shows_a_bot_s_planned_reaction_time_before_its_call(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checked: list[int] = []
+    leaks: list[str] = []
+    rooms: list[Any] = []
+
+    def spy(conn: Connection, msg: dict[str, Any]) -> None:
+        room = rooms[0] if rooms else None
+        if room is not None and msg.get("type") == "state":
+            applied = {
+                (e.seat, e.action.get("rt_ms")) for e in room.table.record if e.seat is not None
+            }
+            pending = {
+                (seat, action.rt_ms)
+                for _, seat, action, _ in list(room.plans)
+                if getattr(action, "rt_ms", None) is not None
+            }
+            pending -= applied  # the same seat and time applied before: not a leak
+            for found in _seat_times(msg):
+                if found in pending:
+                    leaks.append(f"seat {conn.seat} sees planned {found} in {compact(msg)[:300]}")
+            checked.append(len(pending))
+        conn.queue.put_nowait(msg)
+
+    monkeypatch.setattr(Connection, "send", spy)
+    _, state = play_over_socket(client, "snap", rooms=rooms)
+    assert state["finished"], "the SNAP game should end"
+    assert len(checked) > 50 and sum(1 for n in checked if n) > 5, checked[:50]
+    assert leaks == []
+
+
+def _seat_times(msg: Any) -> Iterator[tuple[int, int]]:
+    """Every (seat, rt_ms) pair of a dict nested in ``msg``."""
+    if isinstance(msg, dict):
+        if isinstance(msg.get("seat"), int) and isinstance(msg.get("rt_ms"), int):
+            yield msg["seat"], msg["rt_ms"]
+        for value in msg.values():
+            yield from _seat_times(value)
+    elif isinstance(msg, list):
+        for value in msg:
+            yield from _seat_times(value)
