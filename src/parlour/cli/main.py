@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     serve.add_argument("--anim-ms", type=int, help="move animations in the browser (default 450)")
     serve.add_argument(
-        "--bot-workers", type=int, help="processes for Hard/Expert bots (default: one per core)"
+        "--bot-workers", type=int, help="processes bots think in (default: one per core)"
     )
     serve.add_argument(
         "--game-speed",

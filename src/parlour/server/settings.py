@@ -24,7 +24,7 @@ class Settings:
     - ``max_message_bytes``: the largest WebSocket message the server reads; bigger ones are
       refused with ``message_too_large`` and change nothing.
     - ``ws_max_bytes``: the hard limit uvicorn enforces (the connection is closed above it).
-    - ``bot_workers``: processes for the searching bots (Hard, Expert); 0 runs them in threads.
+    - ``bot_workers``: processes the computer opponents think in; 0 runs them in threads.
     - ``max_open_tables``: how many unfinished tables the server holds before refusing new ones.
     - ``hello_timeout_s``: how long a new WebSocket may wait before saying who it is.
     - ``game_speed``: how many game milliseconds pass per wall-clock millisecond on real-time
