@@ -15,6 +15,14 @@ POLL = {"polling": 50}
 """Poll the page's state every 50 ms (animation-frame polling stalls in background pages)."""
 
 
+def watch_errors(page: Page) -> list[str]:
+    """Collect the page's uncaught errors and console errors (a test asserts none came)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    return errors
+
+
 def state_id(page: Page) -> int:
     """The state id the page shows."""
     return int(page.evaluate("document.body.dataset.stateId"))

@@ -7,18 +7,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.player import NEEDS_ME, POLL, close_results, needs_me, take_turn
+from tests.e2e.player import NEEDS_ME, POLL, close_results, needs_me, take_turn, watch_errors
 from tests.server.live import LiveServer
 
 DESKTOP = {"width": 1366, "height": 820}
 PHONE = {"width": 390, "height": 844}
-
-
-def _watch_errors(page: Any) -> list[str]:
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    return errors
 
 
 def test_a_new_player_plays_a_whole_game_against_three_bots(
@@ -26,7 +19,7 @@ def test_a_new_player_plays_a_whole_game_against_three_bots(
 ) -> None:
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
-    errors = _watch_errors(page)
+    errors = watch_errors(page)
     page.goto(server.url)
     page.fill("#name", "Ana")
     page.locator("label.segment", has_text="4").click()
@@ -103,7 +96,7 @@ def test_the_table_on_a_phone_with_animations(tmp_path: Path, browser: Any, shot
     server = LiveServer(tmp_path / "phone.db", env=paced).start()
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
-    errors = _watch_errors(page)
+    errors = watch_errors(page)
     page.goto(server.url)
     page.screenshot(path=shots / "e2e-phone-lobby.png")
     page.locator("label.segment", has_text="5").click()
@@ -140,7 +133,7 @@ def test_two_friends_play_a_round_at_one_table_by_the_invite_link(
     host_ctx = browser.new_context(viewport=DESKTOP)
     guest_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     host, guest = host_ctx.new_page(), guest_ctx.new_page()
-    errors = _watch_errors(host) + _watch_errors(guest)
+    errors = watch_errors(host) + watch_errors(guest)
     host.goto(server.url)
     host.fill("#name", "Host")
     host.locator("label.segment", has_text="3").click()

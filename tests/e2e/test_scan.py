@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from parlour.games.scan.designs import neighbours
+from tests.e2e.player import watch_errors
 from tests.server.live import LiveServer
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -47,13 +48,6 @@ def scan_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
     env = {"PARLOUR_GAME_SPEED": "5", "PARLOUR_START_COUNTDOWN_MS": "0"}
     with LiveServer(tmp_path_factory.mktemp("e2e-scan") / "parlour.db", env=env) as live:
         yield live
-
-
-def _watch_errors(page: Any) -> list[str]:
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    return errors
 
 
 def _create_table(page: Any, server: LiveServer, options: dict[str, Any]) -> str:
@@ -144,7 +138,7 @@ def test_a_player_plays_a_whole_scan_game_by_keyboard(
 ) -> None:
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
-    errors = _watch_errors(page)
+    errors = watch_errors(page)
     table_id = _create_table(page, scan_server, {"dealers_choice": True, "bluffo": True})
     page.goto(f"{scan_server.url}/t/{table_id}")
     page.wait_for_selector("body[data-ready='1'] #blue-grid .blue-card")

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.e2e.player import watch_errors
 from tests.server.live import LiveServer
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -85,20 +86,13 @@ def _open(browser: Any, server: LiveServer, table: dict[str, Any], viewport: dic
     return page
 
 
-def _watch_errors(page: Any) -> list[str]:
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    return errors
-
-
 def test_a_player_plays_a_whole_snap_game_by_keyboard(
     snap_server: LiveServer, browser: Any, shots: Path
 ) -> None:
     # A Beginner: the scripted player wins most races, so its calls count and the game is short.
     table = _create(snap_server, [{"kind": "bot", "level": "beginner"}])
     page = _open(browser, snap_server, table, DESKTOP)
-    errors = _watch_errors(page)
+    errors = watch_errors(page)
     page.wait_for_function(PLAYING, timeout=20_000, **POLL)
     assert page.locator("#opponents .st").count() == 1
     assert page.locator("#snap-btn").is_visible()
@@ -157,14 +151,14 @@ def test_a_player_plays_a_whole_snap_game_by_keyboard(
 def test_a_friend_joins_by_the_invite_link(snap_server: LiveServer, browser: Any) -> None:
     table = _create(snap_server, [{"kind": "open"}, {"kind": "bot", "level": "easy"}])
     host = _open(browser, snap_server, table, DESKTOP)
-    errors = _watch_errors(host)
+    errors = watch_errors(host)
     host.wait_for_selector("#center-panel .waiting")
     link = host.locator("#invite-link").input_value()
     assert link.endswith(f"/t/{table['table_id']}")
     assert host.locator("[data-key='start']").is_disabled()
 
     friend = browser.new_context(viewport=PHONE).new_page()
-    friend_errors = _watch_errors(friend)
+    friend_errors = watch_errors(friend)
     friend.goto(link)
     friend.wait_for_selector("#join-dialog[open]")
     friend.fill("#join-name", "Ana")
@@ -200,7 +194,7 @@ def test_twelve_seats_fit_a_phone_screen(
     levels = ["beginner", "easy", "medium", "hard", "expert"]
     table = _create(snap_server, [{"kind": "bot", "level": levels[i % 5]} for i in range(11)])
     page = _open(browser, snap_server, table, PHONE)
-    errors = _watch_errors(page)
+    errors = watch_errors(page)
     page.wait_for_function(PLAYING, timeout=20_000, **POLL)
     page.wait_for_function("() => Number(document.body.dataset.seq) >= 6", timeout=30_000, **POLL)
     assert page.locator("#opponents .st").count() == 11

@@ -357,7 +357,11 @@ function onState(msg) {
   if (prev && !msg.history) animate(msg.events ?? [], rects);
   announce(msg.history ? [] : msg.events ?? [], !wasMyTurn && myTurn());
   const done = msg.view.results.length;
-  if (prev && done > prev.results.length) showResults(ui.view, done);
+  // A page opened (or refreshed) between rounds, before this seat chose its flip for the new
+  // round, has not seen the last round's result yet: show it.
+  const between = !prev && done > 0 && msg.view.phase === "flip" && msg.view.flip === null
+    && ui.seat !== null;
+  if ((prev && done > prev.results.length) || between) showResults(ui.view, done);
   else if (msg.view.outcome && !ui.finalShown) showResults(ui.view, msg.view.rounds);
   if (msg.view.outcome) ui.finalShown = true;
 }
