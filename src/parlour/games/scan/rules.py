@@ -44,15 +44,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from parlour.core import (
-    Decide,
-    GameOver,
-    IllegalAction,
-    InvalidAction,
-    NotYourTurn,
-    Timeout,
-    derive_rng,
-)
+from parlour.core import GameOver, IllegalAction, InvalidAction, NotYourTurn, Timeout, derive_rng
+from parlour.core.protocol import Decide
 from parlour.core.race import OpenRace, first_group
 from parlour.games.scan.actions import (
     BLUFFO,
