@@ -24,7 +24,7 @@ from tests.server.live import LiveServer
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-SPEED = 8
+SPEED = 4
 POLL = {"polling": 50}
 PLAYING = "() => document.body.dataset.phase === 'play'"
 
@@ -49,12 +49,14 @@ SEEN = """() => ({ seq: Number(document.body.dataset.seq),
   rts: document.querySelectorAll('#banner.show .banner-calls .rt').length })"""
 LAG_MS = 25
 """How long after the paint the player presses Space (wall ms): with the page's polling and the
-key press about 45 wall ms, 350 game ms at speed 8: no anticipation (rt < 100 game ms)."""
+key press about 45 wall ms, 180 game ms at speed 4: no anticipation (rt < 100 game ms). Speed 4
+rather than more: a busy machine (CI runs two test workers) slows the scripted player, and every
+wall ms it loses counts ``SPEED`` game ms against it."""
 
 
 @pytest.fixture(scope="module")
 def snap_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """A live server whose real-time games run 8× fast and start without a countdown."""
+    """A live server whose real-time games run 4× fast and start without a countdown."""
     env = {"PARLOUR_GAME_SPEED": str(SPEED), "PARLOUR_START_COUNTDOWN_MS": "0"}
     with LiveServer(tmp_path_factory.mktemp("e2e-snap") / "parlour.db", env=env) as live:
         yield live
@@ -97,7 +99,7 @@ def test_a_player_plays_a_whole_snap_game_by_keyboard(
     assert page.locator("#opponents .st").count() == 1
     assert page.locator("#snap-btn").is_visible()
 
-    deadline = time.monotonic() + 240
+    deadline = time.monotonic() + 300
     flipped, called = -1, -1
     flips = calls = 0
     shot_mid, shot_race = False, 0
@@ -125,7 +127,7 @@ def test_a_player_plays_a_whole_snap_game_by_keyboard(
         if not shot_mid and d["seq"] >= 12:
             page.screenshot(path=shots / "e2e-snap-desktop.png")
             shot_mid = True
-        if d["rts"] > shot_race:  # a decided race (at best one with both calls)
+        if d["rts"] > shot_race and shot_race < 2:  # a decided race (one with both calls if any)
             page.screenshot(path=shots / "e2e-snap-race.png")
             shot_race = d["rts"]
 
