@@ -430,13 +430,17 @@ class RealtimeRoom(Room):
     async def _driver(self) -> None:
         while True:
             timeout: float | None = None
-            if self.clock.running() and not self.finished:
-                self.catch_up(self.now())
-                moment = self._next_moment()
-                if moment is not None:
-                    timeout = self.clock.wall_seconds_until(moment[0])
-            elif self.clock.scheduled and not self.finished:
-                timeout = self.clock.wall_seconds_until(self.clock.base_ms)
+            try:
+                if self.clock.running() and not self.finished:
+                    self.catch_up(self.now())
+                    moment = self._next_moment()
+                    if moment is not None:
+                        timeout = self.clock.wall_seconds_until(moment[0])
+                elif self.clock.scheduled and not self.finished:
+                    timeout = self.clock.wall_seconds_until(self.clock.base_ms)
+            except Exception:  # the referee must never stop: a table would stall for good
+                log.exception("the referee of table %s failed; it goes on", self.table_id)
+                timeout = 0.05
             if timeout is not None:
                 timeout = max(timeout, 0.0005)
             with contextlib.suppress(TimeoutError):

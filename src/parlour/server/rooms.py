@@ -345,20 +345,29 @@ class Room:
         # Wait for a change; while bots are to act, let each of them think (off the loop, all
         # at once during the flip decisions) while a human-feeling pause runs, then submit each
         # move that is still legal. A bot whose move went stale is simply asked again.
-        settings = self.hub.settings
         while True:
             await self._wake.wait()
             self._wake.clear()
-            while seats := self._bots_to_act():
-                low, high = settings.bot_delay_min_ms, settings.bot_delay_max_ms
-                pause = asyncio.sleep(self._rng.uniform(low, high) / 1000)
-                _, *moves = await asyncio.gather(pause, *(self._think(s) for s in seats))
-                for seat, action in zip(seats, moves, strict=True):
-                    table = self.table
-                    if seat in table.to_act() and action in table.legal_actions(seat):
-                        result = self.submit(seat, table.state_id, action)
-                        if isinstance(result, Rejected):
-                            log.warning("bot move refused at %s: %s", self.table_id, result)
+            try:
+                await self._bots_move()
+            except Exception:  # the driver must never stop: the table would stall for good
+                log.exception("the bot driver of table %s failed; it goes on", self.table_id)
+                await asyncio.sleep(0.05)
+                self._wake.set()
+
+    async def _bots_move(self) -> None:
+        # While bots are to act: think, pause, submit (see _drive_bots).
+        settings = self.hub.settings
+        while seats := self._bots_to_act():
+            low, high = settings.bot_delay_min_ms, settings.bot_delay_max_ms
+            pause = asyncio.sleep(self._rng.uniform(low, high) / 1000)
+            _, *moves = await asyncio.gather(pause, *(self._think(s) for s in seats))
+            for seat, action in zip(seats, moves, strict=True):
+                table = self.table
+                if seat in table.to_act() and action in table.legal_actions(seat):
+                    result = self.submit(seat, table.state_id, action)
+                    if isinstance(result, Rejected):
+                        log.warning("bot move refused at %s: %s", self.table_id, result)
 
     async def _think(self, seat: int) -> Any:
         """The move of the bot in ``seat`` for the current state (its first legal move if the
