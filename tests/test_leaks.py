@@ -152,7 +152,7 @@ def test_random_states_leak_nothing_in_views_or_refusals(
 
 @pytest.fixture()
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    settings = fast_settings(tmp_path, game_speed=100.0, start_countdown_ms=0)
+    settings = fast_settings(tmp_path, game_speed=20.0, start_countdown_ms=0)
     with TestClient(create_app(settings)) as test_client:
         yield test_client
 
