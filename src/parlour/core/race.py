@@ -122,17 +122,6 @@ def settled(race: OpenRace, earliest_rt: dict[int, int]) -> bool:
     return all(earliest_rt.get(seat, 0) > race.horizon_ms for seat in race.open_seats)
 
 
-def human_earliest_rt(now_ms: int, race: OpenRace, allowance_ms: int) -> int:
-    """The earliest reaction time a person's input arriving from ``now_ms`` on can be
-    credited with: the time since the reveal less the seat's round-trip allowance
-    (:func:`effective_rt`).
-
-    >>> human_earliest_rt(1500, OpenRace(1000, (), (), 0), allowance_ms=120)
-    380
-    """
-    return now_ms - race.reveal_ms - allowance_ms
-
-
 def human_settles_at(race: OpenRace, allowance_ms: int) -> int:
     """The first time at which a person who has not acted can no longer reach the horizon: the
     reveal plus the horizon plus the seat's allowance, plus one millisecond (N9's wait).

@@ -33,8 +33,8 @@ from typing import Any
 
 from parlour.bots.levels import make_bot
 from parlour.core.race import (
-    MAX_EXTRA_WAIT_MS,
     OpenRace,
+    allowance,
     effective_rt,
     human_settles_at,
     settled,
@@ -279,9 +279,9 @@ class RealtimeRoom(Room):
     def allowance(self, seat: int) -> int:
         """N9: the seat's round-trip allowance in game ms: smoothed round trip plus jitter,
         scaled to the game clock and capped."""
-        settings = self.hub.settings
-        wall = self.rtt.get(seat, DEFAULT_RTT_MS) + settings.rt_jitter_ms
-        return min(round(wall * self.clock.speed), MAX_EXTRA_WAIT_MS)
+        speed = self.clock.speed
+        rtt = self.rtt.get(seat, DEFAULT_RTT_MS) * speed
+        return allowance(rtt, round(self.hub.settings.rt_jitter_ms * speed))
 
     def credit(self, seat: int, seq: int, rt_wall_ms: int, now: int) -> int:
         """The reaction time (game ms) credited to ``seat``'s input answering reveal ``seq``
