@@ -37,6 +37,7 @@ from parlour.bots.levels import LEVELS
 from parlour.games.registry import get_game
 from parlour.server import create_app
 from parlour.server.protocol import CODES, MAX_RT_MS
+from parlour.store import StoredTable
 from parlour.table import RecordEntry, Table
 from tests.server.conftest import Msg, fast_settings, hello, send, until
 
@@ -140,13 +141,14 @@ class Lab:
         return tab
 
     def snapshot(self, tab: Tab) -> Snap:
-        def take() -> Snap:
-            room = self.hub.get(tab.table_id)
-            table = room.table
-            legal = {s: [a.to_json() for a in table.legal_actions(s)] for s in tab.humans}
-            seq = getattr(table.state, "seq", None)
-            players = len(table.seats)
-            return Snap(table.state_id, table.to_act(), legal, room.finished, seq, players)
+        async def take() -> Snap:
+            room = await self.hub.get(tab.table_id)
+            async with room.lock:  # between two inputs: nothing waits to be stored
+                table = room.table
+                legal = {s: [a.to_json() for a in table.legal_actions(s)] for s in tab.humans}
+                seq = getattr(table.state, "seq", None)
+                players = len(table.seats)
+                return Snap(table.state_id, table.to_act(), legal, room.finished, seq, players)
 
         result: Snap = self.on_loop(take)
         return result
@@ -155,10 +157,12 @@ class Lab:
         """The stored record equals the live one and rebuilds the live state (every entry was
         legal when it was applied); returns the record."""
 
-        def check() -> list[RecordEntry]:
-            room = self.hub.get(tab.table_id)
-            live = room.table
-            stored = self.hub.store.load(tab.table_id)
+        async def check() -> list[RecordEntry]:
+            room = await self.hub.get(tab.table_id)
+            async with room.lock:  # between two inputs: nothing waits to be stored
+                return compare(room.table, self.hub.store.load(tab.table_id))
+
+        def compare(live: Table, stored: StoredTable) -> list[RecordEntry]:
             assert [e.to_json() for e in stored.entries] == [e.to_json() for e in live.record]
             rebuilt = Table(
                 live.table_id, live.game, stored.options, stored.seed, list(stored.seats),

@@ -92,7 +92,7 @@ def test_an_idle_table_expires_and_says_so(
     with client.websocket_connect(f"/ws/{busy['table_id']}") as ws:
         hello(ws, busy["token"])
         time.sleep(0.3)
-        assert hub.sweep() == (1, 0)  # the one with a connection stays
+        assert client.portal.call(hub.sweep) == (1, 0)  # the one with a connection stays
     assert table_id not in hub.rooms and busy["table_id"] in hub.rooms
     info = client.get(f"/api/tables/{table_id}")
     assert info.status_code == 410 and info.json()["code"] == "table_expired"
@@ -125,13 +125,13 @@ def test_finished_tables_are_archived_and_replay_the_same(
     entries = store.load(table_id).entries
     hub = client.app.state.hub  # type: ignore[attr-defined]
     time.sleep(0.01)
-    assert hub.sweep() == (0, 1)
+    assert client.portal.call(hub.sweep) == (0, 1)
     archived = store.load(table_id)
     assert archived.archived and archived.entries == entries
     assert store._db.execute("SELECT COUNT(*) FROM events WHERE table_id = ?",
                              (table_id,)).fetchone()[0] == 0  # fmt: skip
     assert client.get(f"/api/replay/{table_id}").json() == before
-    assert hub.sweep() == (0, 0)
+    assert client.portal.call(hub.sweep) == (0, 0)
 
 
 @pytest.mark.parametrize("fault", ["crash", "overrun"])

@@ -132,7 +132,8 @@ def test_a_finished_table_can_be_reopened_and_replayed(client: TestClient) -> No
     rng = random.Random(1)
     while room.table.outcome() is None:  # play seat 0 straight through the room
         if 0 in room.table.to_act():
-            room.submit(0, room.table.state_id, rng.choice(room.table.legal_actions(0)))
+            move = rng.choice(room.table.legal_actions(0))
+            client.portal.call(room.submit, 0, room.table.state_id, move)  # type: ignore[union-attr]
         else:
             with client.websocket_connect(f"/ws/{table_id}") as ws:
                 hello(ws, made["token"])  # lets the app's loop run the bot

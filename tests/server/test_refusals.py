@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -116,7 +117,8 @@ def test_game_refusals_change_nothing(table: Any) -> None:
 
     room = room_of(client, table_id)
     for seat in (1, 2):
-        room.submit(seat, room.table.state_id, {"type": "flip", "flip": False})
+        flip = {"type": "flip", "flip": False}
+        client.portal.call(room.submit, seat, room.table.state_id, flip)  # type: ignore[union-attr]
     turn = room.table.to_act()[0]
     other = ws1 if turn == 0 else ws0
     send(other, "act", state_id=3, action={"type": "show", "start": 0, "length": 1})
@@ -223,18 +225,17 @@ def test_the_host_fills_open_seats_and_starts(client: TestClient) -> None:
     assert client.post(f"/api/tables/{table_id}/join", json={}).json()["code"] == "already_started"
 
 
-def test_a_failed_write_is_taken_back(table: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_write_is_taken_back(table: Any) -> None:
     client, table_id, ws0, _ = table
-    store = client.app.state.hub.store  # type: ignore[attr-defined]
-
-    def broken(*args: Any) -> None:
-        raise OSError("disk full")
-
-    monkeypatch.setattr(store, "append", broken)
+    db = sqlite3.connect(client.app.state.hub.settings.db)  # type: ignore[attr-defined]
+    db.execute("CREATE TRIGGER full BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'full'); END")
+    db.commit()
     send(ws0, "act", state_id=0, action={"type": "flip", "flip": True})
     assert refused(ws0)["code"] == "storage_error"
     unchanged(client, table_id, 0)
-    monkeypatch.undo()
+    db.execute("DROP TRIGGER full")
+    db.commit()
+    db.close()
     send(ws0, "act", state_id=0, action={"type": "flip", "flip": True})
     assert until(ws0, lambda m: m["type"] == "ack")["state_id"] == 1
 

@@ -15,6 +15,8 @@ Routes:
 - ``GET /api/tables/{id}`` public facts about a table (seats, started, finished);
   ``POST /api/tables/{id}/join`` ``{"name": "Bo"}`` take an open seat (seat and token).
 - ``GET /api/replay/{id}`` a finished game's frames (:mod:`parlour.server.replay`).
+- ``GET /api/health`` how the server is doing: event-loop lag, writes waiting for the store,
+  tables in play (for monitoring and load tests; nothing about any table).
 - ``WS /ws/{id}`` the game (:mod:`parlour.server.protocol`).
 """
 
@@ -22,12 +24,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import re
 import secrets
+import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -45,10 +49,10 @@ from parlour.bots.levels import LEVELS
 from parlour.games.scan import svg
 from parlour.server.bots import BotRunner
 from parlour.server.protocol import CODES, ProtocolError, error, parse
-from parlour.server.replay import NotFinished, replay
+from parlour.server.replay import Expired, NotFinished, replay
 from parlour.server.rooms import Connection, Hub, Room, TableExpired, clean_name
 from parlour.server.settings import Settings
-from parlour.store import SQLiteStore
+from parlour.store import CorruptDatabase, SQLiteStore
 from parlour.table import SeatInfo
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -180,7 +184,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = SQLiteStore(settings.db)
+        try:
+            store = SQLiteStore(settings.db, busy_timeout_s=settings.db_busy_timeout_s)
+        except CorruptDatabase as exc:
+            log.critical("not starting: %s. Restore it from a backup, or move it away to start "
+                         "with an empty database.", exc)  # fmt: skip
+            raise
         runner = BotRunner(settings.bot_workers)
         hub = Hub(settings, store, runner)
         app.state.hub = hub
@@ -206,7 +215,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def table_page(request: Request) -> Response:
         # Each game has its own table page; an unknown table gets the SCOUT page, which says so.
-        room = room_of(request)
+        room = await room_of(request)
         game = room.table.game if isinstance(room, Room) else "scout"
         name = GAME_PAGES.get(game, "table.html")
         return FileResponse(WEB / name, headers={"cache-control": "no-cache"})
@@ -223,9 +232,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
             guest = secrets.token_urlsafe(16)
         try:
             game, options, name, seats = parse_setup(await _json_body(request))
-            room, token = hub_of(request).create(game, options, name, seats, guest)
+            room, token = await hub_of(request).create(game, options, name, seats, guest)
         except ProtocolError as exc:
-            return _problem(429 if exc.code == "too_many_tables" else 400, exc.code, exc.message)
+            status = {"too_many_tables": 429, "busy": 503, "storage_error": 503}
+            return _problem(status.get(exc.code, 400), exc.code, exc.message)
         except ValueError as exc:
             return _problem(400, "bad_message", str(exc))
         except OverflowError as exc:
@@ -236,18 +246,21 @@ def create_app(settings: Settings | None = None) -> Starlette:
                           samesite="lax")  # fmt: skip
         return answer
 
-    def room_of(request: Request) -> Room | Response:
+    async def room_of(request: Request) -> Room | Response:
         # The live room, or the problem to answer: 404 for an unknown table, 410 for one
-        # closed after a long time without play.
+        # closed after a long time without play, 503 if the database cannot be read.
         try:
-            return hub_of(request).get(request.path_params["table_id"])
+            return await hub_of(request).get(request.path_params["table_id"])
         except TableExpired:
             return _problem(410, "table_expired", CODES["table_expired"])
         except KeyError:
             return _problem(404, "no_such_table", "there is no such table")
+        except sqlite3.Error:
+            log.exception("could not load table %s", request.path_params["table_id"])
+            return _problem(503, "storage_error", "the table could not be read; try again")
 
     async def table_info(request: Request) -> Response:
-        room = room_of(request)
+        room = await room_of(request)
         if isinstance(room, Response):
             return room
         table = room.table
@@ -259,27 +272,36 @@ def create_app(settings: Settings | None = None) -> Starlette:
         })  # fmt: skip
 
     async def join_table(request: Request) -> Response:
-        room = room_of(request)
+        room = await room_of(request)
         if isinstance(room, Response):
             return room
         try:
             body = await _json_body(request)
-            seat, token = room.join(body.get("name", "Guest"))
+            seat, token = await room.join(body.get("name", "Guest"))
         except ProtocolError as exc:
-            return _problem(409 if exc.code in ("not_open", "already_started") else 400,
-                            exc.code, exc.message)  # fmt: skip
+            status = {"not_open": 409, "already_started": 409, "storage_error": 503}
+            return _problem(status.get(exc.code, 400), exc.code, exc.message)
         return JSONResponse({"v": 1, "table_id": room.table_id, "seat": seat, "token": token})
 
     async def replay_data(request: Request) -> Response:
         hub = hub_of(request)
         try:
-            stored = hub.store.load(request.path_params["table_id"])
+            stored = await asyncio.to_thread(hub.store.load, request.path_params["table_id"])
             data = await asyncio.to_thread(replay, stored)
         except KeyError:
             return _problem(404, "no_such_table", "there is no such table")
+        except Expired:
+            return _problem(410, "table_expired", "this game was never finished: no replay")
         except NotFinished:
             return _problem(409, "not_finished", "a replay is shown when the game is over")
+        except sqlite3.Error:
+            log.exception("could not load table %s", request.path_params["table_id"])
+            return _problem(503, "storage_error", "the game could not be read; try again")
         return JSONResponse({"v": 1, **data})
+
+    async def health(request: Request) -> Response:
+        return JSONResponse({"v": 1, **hub_of(request).health()},
+                            headers={"cache-control": "no-store"})  # fmt: skip
 
     async def game_socket(websocket: WebSocket) -> None:
         await serve_socket(websocket, hub_of(websocket), settings)
@@ -293,6 +315,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{table_id}", table_info),
         Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
         Route("/api/replay/{table_id}", replay_data),
+        Route("/api/health", health),
         WebSocketRoute("/ws/{table_id}", game_socket),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]
@@ -309,7 +332,7 @@ async def serve_socket(websocket: WebSocket, hub: Hub, settings: Settings) -> No
     await websocket.accept()
     table_id = websocket.path_params["table_id"]
     try:
-        room = hub.get(table_id)
+        room = await hub.get(table_id)
     except TableExpired:
         await _send(websocket, error("table_expired", 0))
         await websocket.close(code=4410)
@@ -318,6 +341,11 @@ async def serve_socket(websocket: WebSocket, hub: Hub, settings: Settings) -> No
         await _send(websocket, error("no_such_table", 0))
         await websocket.close(code=4404)
         return
+    except sqlite3.Error:
+        log.exception("could not load table %s", table_id)
+        await _send(websocket, error("storage_error", 0, "the table could not be read"))
+        await websocket.close(code=1011)
+        return
     conn = await _hello(websocket, room, settings)
     if conn is None:
         return
@@ -325,11 +353,24 @@ async def serve_socket(websocket: WebSocket, hub: Hub, settings: Settings) -> No
     room.connect(conn)
     bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)
     refused = 0
+    # Messages are handled in order by one worker task, so that answers come in the order of
+    # the messages, while an input waits for its room (and its store write); pongs are timed
+    # here at once, never behind an input.
+    inbox: asyncio.Queue[Callable[[], Awaitable[None]] | None] = asyncio.Queue()
+    worker = asyncio.create_task(_work(inbox, conn, lambda: room))
+
+    def later(fn: Callable[..., Awaitable[None]], *args: Any) -> None:
+        inbox.put_nowait(functools.partial(fn, *args))
+
+    async def say(msg: dict[str, Any]) -> None:
+        conn.send(msg)
+
     try:
         while True:
             msg = await websocket.receive()
             if msg["type"] == "websocket.disconnect":
                 break
+            received = time.monotonic()
             room = hub.rooms.get(table_id, room)
             if not bucket.take():
                 refused += 1
@@ -337,34 +378,52 @@ async def serve_socket(websocket: WebSocket, hub: Hub, settings: Settings) -> No
                     await websocket.close(code=4429)
                     break
                 text = f"at most {settings.rate_per_s:g} messages a second; this one was dropped"
-                conn.send(error("rate_limited", room.table.state_id, text))
+                later(say, error("rate_limited", room.table.state_id, text))
                 continue
             refused = 0
             try:
                 parsed = parse(_payload(msg), settings.max_message_bytes)
                 if parsed.type == "act":
-                    room.act(conn, parsed.body)
+                    later(room.act, conn, parsed.body)
                 elif parsed.type == "play":
-                    room.play(conn, parsed.body)
+                    later(room.play, conn, parsed.body, received)
                 elif parsed.type == "pong":
                     room.pong(conn, parsed.body["nonce"])
                 elif parsed.type == "fill":
-                    room.fill(conn, parsed.body["seat"], parsed.body["level"])
+                    later(room.fill, conn, parsed.body["seat"], parsed.body["level"])
                 elif parsed.type == "start":
-                    room.start(conn)
+                    later(room.start, conn)
                 elif parsed.type == "ping":
-                    conn.send({"v": 1, "type": "pong", "state_id": room.table.state_id})
+                    later(say, {"v": 1, "type": "pong", "state_id": room.table.state_id})
                 else:
                     raise ProtocolError("already_hello")
             except ProtocolError as exc:
-                conn.send(error(exc.code, room.table.state_id, exc.message))
+                later(say, error(exc.code, room.table.state_id, exc.message))
     except WebSocketDisconnect:
         pass
     finally:
+        inbox.put_nowait(None)  # what this connection sent is handled before it leaves
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(worker), settings.db_busy_timeout_s + 1)
         room.disconnect(conn)
         conn.queue.put_nowait(None)
         with contextlib.suppress(Exception):
             await writer
+
+
+async def _work(
+    inbox: asyncio.Queue[Callable[[], Awaitable[None]] | None],
+    conn: Connection,
+    room: Callable[[], Room],
+) -> None:
+    # One connection's messages, in order (see serve_socket).
+    while (job := await inbox.get()) is not None:
+        try:
+            await job()
+        except ProtocolError as exc:
+            conn.send(error(exc.code, room().table.state_id, exc.message))
+        except Exception:
+            log.exception("a message at table %s failed", room().table_id)
 
 
 async def _hello(websocket: WebSocket, room: Room, settings: Settings) -> Connection | None:

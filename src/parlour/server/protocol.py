@@ -77,6 +77,7 @@ CODES = {
     "rate_limited": "too many messages: slow down",
     "table_expired": "this table was closed after a long time without play",
     "too_many_tables": "you have too many unfinished tables: finish or leave one first",
+    "busy": "the server is too busy to start a real-time game right now; try again in a minute",
     "stale_reveal": "that input answers a card that is no longer showing",
     "not_realtime": "this game is played in turns: send act with a state_id",
     "realtime_game": "this game is played in real time: send play with the reveal's seq",

@@ -81,6 +81,12 @@ class GameClock:
         self.base_ms = self.now()
         self._epoch = None
 
+    def hold(self, game_ms: int) -> None:
+        """A running clock shows ``game_ms`` now and goes on from there (it waited)."""
+        if self.running():
+            self.base_ms = max(self.base_ms, min(game_ms, self.now()))
+            self._epoch = time.monotonic()
+
     def running(self) -> bool:
         """Whether the clock runs (the countdown is over)."""
         return self._epoch is not None and time.monotonic() >= self._epoch
@@ -126,6 +132,11 @@ class RealtimeRoom(Room):
         self._probe: asyncio.Task[None] | None = None
         self._pausing: asyncio.TimerHandle | None = None
         self._begun = bool(table.record)  # a rebuilt game resumes when one person is back
+        self._pause_task: asyncio.Task[None] | None = None
+        self._due_at: int | None = None
+        self._applied_at = 0
+        self.held_ms = 0
+        """Game ms this table's clock waited because the server fell behind."""
         self._nonce = 0
         super().__init__(hub, table, hashes)
         self._note_reveal()
@@ -162,6 +173,25 @@ class RealtimeRoom(Room):
     def accepted(self, result: Accepted) -> None:
         self._merge(self._public_log_of(self.table.spec, self.table.state))
         self._note_reveal()
+
+    def mark(self) -> Any:
+        return (self.table.mark(), len(self.events), self._log, dict(self.reveals))
+
+    async def commit(self, mark: Any, results: list[Accepted]) -> Rejected | None:
+        # The game clock waits while the store writes: nobody sees a change before it is
+        # stored, so the time spent storing it must not count against anybody's reaction.
+        self._applied_at = self.clock.now()
+        return await super().commit(mark, results)
+
+    def _written(self, mark: Any, results: list[Accepted], write: asyncio.Future[None]) -> None:
+        self.clock.hold(self._applied_at)
+        super()._written(mark, results, write)
+
+    def restore(self, mark: Any) -> None:
+        table_mark, events, self._log, self.reveals = mark
+        super().restore(table_mark)
+        del self.events[events:]
+        self._planned_at = -1  # the bots plan again for the state they are back in
 
     def _note_reveal(self) -> None:
         state = self.table.state
@@ -203,19 +233,23 @@ class RealtimeRoom(Room):
             self._pausing = loop.call_later(self.hub.settings.pause_after_s, self._pause)
 
     def _pause(self) -> None:
-        # Everybody left: stop the game clock until someone is back (after the countdown).
         self._pausing = None
-        if any(c.seat is not None for c in self.conns) or self.finished:
-            return
-        if self.clock.running():
-            self.catch_up(self.now())
-        self.clock.pause()
+        self._pause_task = asyncio.create_task(self._pause_now())
+
+    async def _pause_now(self) -> None:
+        # Everybody left: stop the game clock until someone is back (after the countdown).
+        async with self.lock:
+            if any(c.seat is not None for c in self.conns) or self.finished:
+                return
+            if self.clock.running():
+                await self._catch_up_locked(self.now())
+            self.clock.pause()
         log.info("table %s paused: nobody is here", self.table_id)
         self.broadcast()
         self._wake.set()
 
-    def start(self, conn: Connection) -> None:
-        super().start(conn)
+    async def start(self, conn: Connection) -> None:
+        await super().start(conn)
         self._maybe_start_clock()
 
     def _maybe_start_clock(self) -> None:
@@ -232,44 +266,60 @@ class RealtimeRoom(Room):
             self.broadcast()
             self._wake.set()
 
-    def act(self, conn: Connection, body: dict[str, Any]) -> None:
+    async def act(self, conn: Connection, body: dict[str, Any]) -> None:
         ref = body.get("ref")
         extra = {"ref": ref} if ref is not None else {}
         conn.send(error("realtime_game", self.table.state_id, **extra))
 
-    def play(self, conn: Connection, body: dict[str, Any]) -> None:
-        """Handle a ``play`` message: credit a timed input's reaction time (N9), apply it at the
-        game clock, ack or refuse it."""
+    async def play(self, conn: Connection, body: dict[str, Any], received: float = 0.0) -> None:
+        """Handle a ``play`` message that arrived at ``received`` (``time.monotonic()``; 0:
+        now): credit a timed input's reaction time (N9), apply it at the game clock at its
+        arrival (however long it then waited for the room), ack or refuse it. What fell due
+        before it is applied first and stored with it."""
+        arrival = self.clock.now()
+        if received:
+            waited = max(0.0, time.monotonic() - received) * 1000 * self.clock.speed
+            arrival = max(self.clock.base_ms, arrival - int(waited))
         ref = body.get("ref")
         extra = {"ref": ref} if ref is not None else {}
-        table = self.table
-        try:
-            if conn.seat is None:
-                raise ProtocolError("spectator")
-            if not table.started or not self.clock.running():
-                raise ProtocolError("not_started", "the game has not started yet")
-            action = dict(body["action"])
-            now = self.now()
-            self.catch_up(now)
-            state = self.table.state
-            seq = body["seq"]
-            credited = None
-            kind = action.get("type")
-            if isinstance(kind, str) and kind in TIMED:
-                if body.get("rt_ms") is None:
-                    raise ProtocolError("bad_message", "a timed input carries rt_ms")
-                credited = self.credit(conn.seat, seq, body["rt_ms"], now)
-                action["rt_ms"] = credited
-            elif body.get("rt_ms") is not None:
-                raise ProtocolError("bad_message", f"a {str(kind)[:20]} carries no rt_ms")
-            elif seq != state.seq:
-                raise ProtocolError("stale_reveal")
-            result = self.table.submit(conn.seat, self.table.state_id, action, now)
-            if isinstance(result, Accepted):
-                result = self.commit(result)
-        except ProtocolError as exc:
-            conn.send(error(exc.code, self.table.state_id, exc.message, **extra))
-            return
+        async with self.lock:
+            table = self.table
+            mark = self.mark()
+            due: list[Accepted] = []
+            result: Accepted | Rejected | None = None
+            try:
+                if conn.seat is None:
+                    raise ProtocolError("spectator")
+                if not table.started or not self.clock.running():
+                    raise ProtocolError("not_started", "the game has not started yet")
+                action = dict(body["action"])
+                last = table.record[-1].now_ms if table.record else 0
+                now = max(arrival, last)
+                due = self._apply_due(now)
+                state = table.state
+                seq = body["seq"]
+                credited = None
+                kind = action.get("type")
+                if isinstance(kind, str) and kind in TIMED:
+                    if body.get("rt_ms") is None:
+                        raise ProtocolError("bad_message", "a timed input carries rt_ms")
+                    credited = self.credit(conn.seat, seq, body["rt_ms"], now)
+                    action["rt_ms"] = credited
+                elif body.get("rt_ms") is not None:
+                    raise ProtocolError("bad_message", f"a {str(kind)[:20]} carries no rt_ms")
+                elif seq != state.seq:
+                    raise ProtocolError("stale_reveal")
+                result = table.submit(conn.seat, table.state_id, action, now)
+                if isinstance(result, Accepted):
+                    self.accepted(result)
+                    due.append(result)
+            except ProtocolError as exc:
+                result = Rejected(exc.code, exc.message, table.state_id)
+            if due:
+                failure = await self.commit(mark, due)
+                if failure is not None:
+                    result = failure
+        assert result is not None
         if isinstance(result, Rejected):
             conn.send(error(result.code, result.state_id, result.message, **extra))
         else:
@@ -401,13 +451,25 @@ class RealtimeRoom(Room):
         at, _, kind, detail = min(moments, key=lambda m: (m[0], m[1]))
         return at, kind, detail
 
-    def catch_up(self, now: int) -> None:
+    async def catch_up(self, now: int) -> None:
         """Apply, in time order, everything due by game time ``now``: bots' planned inputs,
-        timeouts and early decisions. Each is stored and broadcast like any input."""
+        timeouts and early decisions; store them together, then broadcast."""
+        async with self.lock:
+            await self._catch_up_locked(now)
+
+    async def _catch_up_locked(self, now: int) -> None:
+        mark = self.mark()
+        due = self._apply_due(now)
+        if due:
+            await self.commit(mark, due)
+
+    def _apply_due(self, now: int) -> list[Accepted]:
+        # Apply (in memory) what is due by ``now``, in time order; the caller stores it.
+        done: list[Accepted] = []
         for _ in range(10_000):
             moment = self._next_moment()
             if moment is None or moment[0] > now:
-                return
+                return done
             at, kind, plan = moment
             table = self.table
             last = table.record[-1].now_ms if table.record else 0
@@ -421,19 +483,24 @@ class RealtimeRoom(Room):
             else:
                 result = table.decide(when)
             if isinstance(result, Accepted):
-                self.commit(result)
+                self.accepted(result)
+                done.append(result)
             elif kind != "plan":
                 log.warning("table %s: %s at %s did not apply", self.table_id, kind, when)
-                return
+                return done
         log.error("table %s: too many moments at once", self.table_id)
+        return done
 
     async def _driver(self) -> None:
         while True:
             timeout: float | None = None
             try:
                 if self.clock.running() and not self.finished:
-                    self.catch_up(self.now())
-                    moment = self._next_moment()
+                    async with self.lock:
+                        self._hold_if_behind()
+                        await self._catch_up_locked(self.now())
+                        moment = self._next_moment()
+                    self._due_at = moment[0] if moment is not None else None
                     if moment is not None:
                         timeout = self.clock.wall_seconds_until(moment[0])
                 elif self.clock.scheduled and not self.finished:
@@ -446,6 +513,19 @@ class RealtimeRoom(Room):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout)
             self._wake.clear()
+
+    def _hold_if_behind(self) -> None:
+        # A room that wakes up well after its next moment was due (the server is overloaded:
+        # a slow event loop or store) holds its clock at that moment instead of catching up in
+        # a burst, so that people see every reveal for as long as the game means them to.
+        due = self._due_at
+        if due is None:
+            return
+        late = self.clock.now() - due
+        if late > self.hub.settings.realtime_max_lag_ms * self.clock.speed:
+            self.clock.hold(due)
+            self.held_ms += late
+            log.warning("table %s fell %d game ms behind; its clock waited", self.table_id, late)
 
     def run(self) -> None:
         if self._task is None:

@@ -18,6 +18,11 @@ class NotFinished(Exception):
     """The game is still in play: its replay would show hidden cards."""
 
 
+class Expired(NotFinished):
+    """The game was closed unfinished (nobody played it for a long time): it has no replay,
+    since a replay shows every hand."""
+
+
 def replay(stored: StoredTable) -> dict[str, Any]:
     """The replay of a finished game: its seats, and one frame per input plus the deal.
 
@@ -25,8 +30,11 @@ def replay(stored: StoredTable) -> dict[str, Any]:
     every seat's hand, left to right), ``events`` (what the input did, from the public history:
     SCOUT: one event, or two when it ended a round; SCAN and SNAP: the current round's log, or
     the events since the latest flip) and ``seq``. Raises :class:`NotFinished` for a game in play
-    and ``ValueError`` if the log no longer applies.
+    (:class:`Expired` for one closed unfinished) and ``ValueError`` if the log no longer
+    applies.
     """
+    if stored.expired:
+        raise Expired(f"table {stored.table_id} was closed unfinished")
     if not stored.finished:
         raise NotFinished(f"table {stored.table_id} is still in play")
     table = Table(

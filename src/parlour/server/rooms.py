@@ -5,29 +5,49 @@ that feeds it inputs: an input is applied, appended to the store (committed), an
 acknowledged and broadcast. Every message a connection receives is built from
 ``Table.view(seat)`` for that connection's own seat, so no message carries another seat's hand.
 The :class:`Hub` holds the rooms, creates tables and rebuilds unfinished ones at start.
+
+Nothing here waits for the database on the event loop: writes are awaited from the store's
+writer thread, which commits the writes of every room that arrived together in one
+transaction (group commit). A room takes one input (or one batch of due real-time inputs) at
+a time (:attr:`Room.lock`): it applies it, awaits its commit, and only then acknowledges and
+broadcasts it; while a write is in flight no state message leaves the room, so nobody ever sees
+a move that could still be lost. If the write fails, the table goes back to its previous
+(immutable) state and the input is refused with ``storage_error``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import functools
 import hashlib
 import hmac
 import logging
 import random
 import secrets
+import statistics
 import time
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.bots.levels import LEVELS
+from parlour.games.registry import get_game
 from parlour.server.bots import BOT_NAMES, BotRunner, bot_seed
 from parlour.server.events import history
-from parlour.server.protocol import ProtocolError, error, message
+from parlour.server.protocol import CODES, ProtocolError, error, message
 from parlour.server.settings import Settings
-from parlour.store import SQLiteStore
-from parlour.table import Accepted, Rejected, SeatInfo, Table
+from parlour.store import (
+    SQLiteStore,
+    op_append,
+    op_create_table,
+    op_expire,
+    op_finish,
+    op_set_token_hash,
+    op_update_seats,
+)
+from parlour.table import Accepted, Mark, Rejected, SeatInfo, Table
 
 log = logging.getLogger("parlour.server")
 
@@ -84,6 +104,11 @@ class Room:
         self._history: dict[int | None, list[Any]] = {}
         self._sent = len(self.history(None))
         self.last_active = time.monotonic()
+        self.lock = asyncio.Lock()
+        """Held while an input (or a batch) is applied and stored: one at a time, in order."""
+        self._writing = False
+        self._deferred = False
+        self._fresh: set[Connection] = set()
 
     realtime = False
     """Whether this room's game is played in real time (see ``parlour.server.realtime``)."""
@@ -123,12 +148,10 @@ class Room:
                 found = seat
         return found
 
-    def new_token(self, seat: int) -> str:
-        """Give ``seat`` a fresh random token; only its hash is kept and stored."""
+    def new_token(self, seat: int) -> tuple[str, str]:
+        """A fresh random token for ``seat`` and its hash (only the hash is ever stored)."""
         token = secrets.token_urlsafe(24)
-        self.hashes[seat] = token_hash(token)
-        self.hub.store.set_token_hash(self.table_id, seat, self.hashes[seat])
-        return token
+        return token, token_hash(token)
 
     def presence(self) -> list[bool]:
         """Per seat: a bot, or a human with at least one open connection."""
@@ -181,7 +204,15 @@ class Room:
     def broadcast(self, new: Connection | None = None) -> None:
         """Send every connection the state for its own seat (built once per seat), with the
         events since the last broadcast; ``new``, a connection that just arrived, gets the
-        whole history instead (``history``)."""
+        whole history instead (``history``). While a write is in flight this waits for it
+        (the broadcast happens when the write is done)."""
+        if new is not None:
+            self._fresh.add(new)
+        if self._writing:
+            self._deferred = True
+            return
+        self._deferred = False
+        fresh, self._fresh = self._fresh, set()
         built: dict[int | None, tuple[dict[str, Any], list[Any]]] = {}
         sent = self._sent
         for conn in list(self.conns):
@@ -190,53 +221,75 @@ class Room:
                 built[conn.seat] = (self.state_message(conn.seat, past[sent:]), past)
                 self._sent = len(past)
             msg, past = built[conn.seat]
-            conn.send({**msg, "events": [], "history": list(past)} if conn is new else msg)
+            conn.send({**msg, "events": [], "history": list(past)} if conn in fresh else msg)
         if not built:
             self._sent = len(self.history(None))
 
     # ------------------------------------------------------------------ inputs
 
-    def submit(self, seat: int, state_id: int, action: Any) -> Accepted | Rejected:
+    async def submit(self, seat: int, state_id: int, action: Any) -> Accepted | Rejected:
         """Apply ``action`` for ``seat``, store it, then broadcast; refusals change nothing.
 
-        If the store fails, the input is taken back (the table is rebuilt from its record
-        without it) and refused with ``storage_error``.
+        If the store fails, the input is taken back and refused with ``storage_error``.
         """
-        result = self.table.submit(seat, state_id, action, self.now())
-        if isinstance(result, Rejected):
-            return result
-        return self.commit(result)
+        async with self.lock:
+            mark = self.mark()
+            result = self.table.submit(seat, state_id, action, self.now())
+            if isinstance(result, Rejected):
+                return result
+            self.accepted(result)
+            return await self.commit(mark, [result]) or result
 
-    def commit(self, result: Accepted) -> Accepted | Rejected:
-        """Store an input the table has just accepted, then broadcast and wake the driver.
+    def mark(self) -> Any:
+        """Where the room is now (:meth:`restore` comes back to it)."""
+        return self.table.mark()
 
-        If the store fails, the input is taken back (the table is rebuilt from its record
-        without it) and refused with ``storage_error``.
+    def restore(self, mark: Any) -> None:
+        """Take back every input accepted since ``mark``."""
+        self.table.restore(mark)
+        self._history.clear()
+
+    async def commit(self, mark: Mark, results: list[Accepted]) -> Rejected | None:
+        """Store ``results`` — inputs the table has accepted since ``mark`` — in one write, then
+        broadcast and wake the driver. Call with :attr:`lock` held.
+
+        Returns ``None`` once they are stored; if the store fails, they are all taken back
+        (the table returns to ``mark``) and the refusal (``storage_error``) is returned.
         """
-        table = self.table
-        try:
-            self.hub.store.append(self.table_id, result.entry)
-            if table.outcome() is not None:
-                self.hub.store.finish(self.table_id, table.outcome())
-        except Exception:
-            log.exception("could not store input %s of table %s", result.entry.seq, self.table_id)
-            self.table = Table(
-                table.table_id, table.game, table.options, table.seed, table.seats,
-                started=table.started, record=table.record[:-1],
-            )  # fmt: skip
-            self._history.clear()
-            return Rejected("storage_error", "the move could not be saved", self.table.state_id)
-        self.accepted(result)
+        ops = [op_append(self.table_id, r.entry) for r in results]
+        outcome = self.table.outcome()
+        if outcome is not None:
+            ops.append(op_finish(self.table_id, outcome))
+        self._writing = True
+        write = asyncio.ensure_future(self.hub.store.write(ops))
+        write.add_done_callback(functools.partial(self._written, mark, results))
+        with contextlib.suppress(Exception):  # _written has dealt with it
+            await asyncio.shield(write)  # if cancelled, the write still ends in _written
+        if write.exception() is not None:
+            return Rejected("storage_error", CODES["storage_error"], self.table.state_id)
+        return None
+
+    def _written(self, mark: Mark, results: list[Accepted], write: asyncio.Future[None]) -> None:
+        # Runs when a commit's write is over (before the awaiting input resumes).
+        self._writing = False
+        failed = write.cancelled() or write.exception() is not None
+        if failed:
+            first = results[0].entry.seq if results else "?"
+            log.error("could not store input %s of table %s: %s", first, self.table_id,
+                      "cancelled" if write.cancelled() else write.exception())  # fmt: skip
+            self.restore(mark)
+            if self._deferred or self._fresh:
+                self.broadcast()
+            return
         self.last_active = time.monotonic()
         self.broadcast()
         self._wake.set()
-        return result
 
     def accepted(self, result: Accepted) -> None:
-        """Called after each stored input, before the broadcast (real-time rooms keep their
-        history here)."""
+        """Called after each input the table accepts, before it is stored (real-time rooms keep
+        their history here; :meth:`restore` takes it back)."""
 
-    def act(self, conn: Connection, body: dict[str, Any]) -> None:
+    async def act(self, conn: Connection, body: dict[str, Any]) -> None:
         """Handle an ``act`` message from ``conn``: ack or error to it, state to everyone."""
         ref = body.get("ref")
         extra = {"ref": ref} if ref is not None else {}
@@ -247,14 +300,15 @@ class Room:
             text = f"you sit in seat {conn.seat}, not seat {body['seat']}"
             conn.send(error("wrong_seat", self.table.state_id, text, **extra))
             return
-        result = self.submit(conn.seat, body["state_id"], body["action"])
+        result = await self.submit(conn.seat, body["state_id"], body["action"])
         if isinstance(result, Rejected):
             conn.send(error(result.code, result.state_id, result.message, **extra))
         else:
             conn.send(message("ack", result.state_id, **extra))
 
-    def play(self, conn: Connection, body: dict[str, Any]) -> None:
-        """A ``play`` message: only real-time games take them."""
+    async def play(self, conn: Connection, body: dict[str, Any], received: float = 0.0) -> None:
+        """A ``play`` message (``received``: its arrival, ``time.monotonic()``): only real-time
+        games take them."""
         ref = body.get("ref")
         extra = {"ref": ref} if ref is not None else {}
         conn.send(error("not_realtime", self.table.state_id, **extra))
@@ -263,59 +317,77 @@ class Room:
         """A ``pong``: this room sends no pings. Raises :class:`ProtocolError`."""
         raise ProtocolError("bad_message", "no ping with that nonce is waiting")
 
-    def join(self, name: str) -> tuple[int, str]:
-        """A person takes the first open seat; returns the seat and its new token.
+    async def join(self, name: str) -> tuple[int, str]:
+        """A person takes the first open seat; returns the seat and its new token (stored
+        before it is given).
 
-        Raises :class:`ProtocolError` ``already_started`` or ``not_open`` (no open seat).
+        Raises :class:`ProtocolError` ``already_started``, ``not_open`` (no open seat) or
+        ``storage_error``.
         """
-        table = self.table
-        if table.started:
-            raise ProtocolError("already_started")
-        for seat, info in enumerate(table.seats):
-            if info.kind == "open":
-                table.take_seat(seat, clean_name(name))
-                token = self.new_token(seat)
-                self.hub.store.update_seats(self.table_id, table.seats, table.started)
-                self.broadcast()
-                return seat, token
-        raise ProtocolError("not_open", "every seat at this table is taken")
+        async with self.lock:
+            table = self.table
+            if table.started:
+                raise ProtocolError("already_started")
+            seat = next((i for i, s in enumerate(table.seats) if s.kind == "open"), None)
+            if seat is None:
+                raise ProtocolError("not_open", "every seat at this table is taken")
+            seats = list(table.seats)
+            seats[seat] = SeatInfo("human", clean_name(name))
+            token, digest = self.new_token(seat)
+            await self._store_seats(seats, op_set_token_hash(self.table_id, seat, digest))
+            table.take_seat(seat, seats[seat].name)
+            self.hashes[seat] = digest
+            self.broadcast()
+            return seat, token
 
-    def fill(self, conn: Connection, seat: Any, level: str) -> None:
+    async def _store_seats(self, seats: list[SeatInfo], *more: Any, started: bool = False) -> None:
+        # Store the seats (and more) before they change in memory; ProtocolError if we cannot.
+        ops = [op_update_seats(self.table_id, seats, started or self.table.started), *more]
+        try:
+            await self.hub.store.write(ops)
+        except Exception:
+            log.exception("could not store the seats of table %s", self.table_id)
+            raise ProtocolError("storage_error") from None
+
+    async def fill(self, conn: Connection, seat: Any, level: str) -> None:
         """The host puts a computer opponent of ``level`` in an open seat.
 
-        Raises :class:`ProtocolError` ``not_host``, ``already_started``, ``not_open`` or
-        ``bad_level``.
+        Raises :class:`ProtocolError` ``not_host``, ``already_started``, ``not_open``,
+        ``bad_level`` or ``storage_error``.
         """
-        table = self.table
-        if conn.seat != 0:
-            raise ProtocolError("not_host")
-        if table.started:
-            raise ProtocolError("already_started")
-        if level not in LEVELS:
-            raise ProtocolError("bad_level", f"levels are {', '.join(LEVELS)}")
-        if not 0 <= seat < len(table.seats) or table.seats[seat].kind != "open":
-            raise ProtocolError("not_open")
-        table.fill_with_bot(seat, level)
-        taken = {s.name for s in table.seats}
-        name = next(n for n in self._rng.sample(BOT_NAMES, len(BOT_NAMES)) if n not in taken)
-        table.seats[seat] = SeatInfo("bot", name, level)
-        self.hub.store.update_seats(self.table_id, table.seats, table.started)
-        self.broadcast()
+        async with self.lock:
+            table = self.table
+            if conn.seat != 0:
+                raise ProtocolError("not_host")
+            if table.started:
+                raise ProtocolError("already_started")
+            if level not in LEVELS:
+                raise ProtocolError("bad_level", f"levels are {', '.join(LEVELS)}")
+            if not 0 <= seat < len(table.seats) or table.seats[seat].kind != "open":
+                raise ProtocolError("not_open")
+            taken = {s.name for s in table.seats}
+            name = next(n for n in self._rng.sample(BOT_NAMES, len(BOT_NAMES)) if n not in taken)
+            seats = list(table.seats)
+            seats[seat] = SeatInfo("bot", name, level)
+            await self._store_seats(seats)
+            table.fill_with_bot(seat, level)
+            table.seats[seat] = seats[seat]
+            self.broadcast()
 
-    def start(self, conn: Connection) -> None:
+    async def start(self, conn: Connection) -> None:
         """The host starts the game. Raises :class:`ProtocolError` ``not_host``,
-        ``already_started`` or ``seats_open``."""
-        if conn.seat != 0:
-            raise ProtocolError("not_host")
-        if self.table.started:
-            raise ProtocolError("already_started")
-        try:
+        ``already_started``, ``seats_open`` or ``storage_error``."""
+        async with self.lock:
+            if conn.seat != 0:
+                raise ProtocolError("not_host")
+            if self.table.started:
+                raise ProtocolError("already_started")
+            if any(s.kind == "open" for s in self.table.seats):
+                raise ProtocolError("seats_open")
+            await self._store_seats(list(self.table.seats), started=True)
             self.table.start()
-        except ValueError:
-            raise ProtocolError("seats_open") from None
-        self.hub.store.update_seats(self.table_id, self.table.seats, True)
-        self.broadcast()
-        self._wake.set()
+            self.broadcast()
+            self._wake.set()
 
     # ------------------------------------------------------------------ computer opponents
 
@@ -365,7 +437,7 @@ class Room:
             for seat, action in zip(seats, moves, strict=True):
                 table = self.table
                 if seat in table.to_act() and action in table.legal_actions(seat):
-                    result = self.submit(seat, table.state_id, action)
+                    result = await self.submit(seat, table.state_id, action)
                     if isinstance(result, Rejected):
                         log.warning("bot move refused at %s: %s", self.table_id, result)
 
@@ -400,6 +472,11 @@ def room_for(hub: Hub, table: Table, hashes: dict[int, str]) -> Room:
     return Room(hub, table, hashes)
 
 
+LAG_PERIOD_S = 0.05
+LAG_SAMPLES = 60
+"""The event loop's lag is sampled every 50 ms; admission looks at the last 3 s."""
+
+
 class TableExpired(KeyError):
     """The table was closed after a long time without play."""
 
@@ -413,8 +490,12 @@ class Hub:
         self.bots = bots
         self.rooms: dict[str, Room] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._lag_watch: asyncio.Task[None] | None = None
+        self.lags: collections.deque[float] = collections.deque(maxlen=LAG_SAMPLES)
+        """The event loop's recent lags (ms), one sample every :data:`LAG_PERIOD_S`."""
 
-    def _room_from_store(self, table_id: str) -> Room:
+    def _table_from_store(self, table_id: str) -> tuple[Table, dict[int, str]]:
+        # Blocking (reads the database, replays the log): run it off the loop when serving.
         stored = self.store.load(table_id)
         if stored.expired:
             raise TableExpired(table_id)
@@ -422,31 +503,68 @@ class Hub:
             stored.table_id, stored.game, stored.options, stored.seed, list(stored.seats),
             started=stored.started, record=stored.entries,
         )  # fmt: skip
-        return room_for(self, table, self.store.token_hashes(table_id))
+        return table, self.store.token_hashes(table_id)
 
     async def open(self) -> int:
         """Rebuild every unfinished table from its log and let its bots resume; returns how
         many were rebuilt. A table that no longer rebuilds is logged and skipped."""
         for table_id in self.store.unfinished():
             try:
-                room = self._room_from_store(table_id)
+                room = room_for(self, *self._table_from_store(table_id))
             except Exception:
                 log.exception("table %s could not be rebuilt", table_id)
                 continue
             self.rooms[table_id] = room
             room.run()
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="sweeper")
+        self._lag_watch = asyncio.create_task(self._watch_lag(), name="lag-watch")
         return len(self.rooms)
+
+    async def _watch_lag(self) -> None:
+        # How late a short sleep wakes up is how long everything else waits for the loop.
+        while True:
+            began = time.monotonic()
+            await asyncio.sleep(LAG_PERIOD_S)
+            self.lags.append(max(0.0, time.monotonic() - began - LAG_PERIOD_S) * 1000)
+
+    def loop_lag_ms(self, percent: int = 90) -> float:
+        """The ``percent``-th percentile of the event loop's lag over the last few seconds."""
+        if len(self.lags) < 2:
+            return self.lags[0] if self.lags else 0.0
+        return statistics.quantiles(self.lags, n=100, method="inclusive")[percent - 1]
+
+    def busy(self) -> str | None:
+        """Why the server should take no new real-time table now (``None``: it may)."""
+        lag = self.loop_lag_ms()
+        if lag > self.settings.admit_max_lag_ms:
+            return f"the server is falling behind ({lag:.0f} ms)"
+        waiting, _ = self.store.writer.backlog()
+        if waiting > self.settings.admit_max_backlog:
+            return f"{waiting} moves are waiting to be saved"
+        return None
+
+    def health(self) -> dict[str, Any]:
+        """How the server is doing (no table's secrets): loop lag, store backlog, tables."""
+        waiting, oldest = self.store.writer.backlog()
+        return {
+            "loop_lag_ms": {"p50": round(self.loop_lag_ms(50), 1),
+                            "p90": round(self.loop_lag_ms(90), 1),
+                            "p99": round(self.loop_lag_ms(99), 1)},
+            "store": {"waiting": waiting, "oldest_ms": round(oldest * 1000, 1),
+                      "batches": self.store.writer.batches, "groups": self.store.writer.groups},
+            "tables": sum(not r.finished for r in self.rooms.values()),
+            "busy": self.busy(),
+        }  # fmt: skip
 
     async def _sweep_forever(self) -> None:
         while True:
             await asyncio.sleep(self.settings.sweep_s)
             try:
-                self.sweep()
+                await self.sweep()
             except Exception:
                 log.exception("the sweep failed")
 
-    def sweep(self) -> tuple[int, int]:
+    async def sweep(self) -> tuple[int, int]:
         """Expire idle tables and archive old finished ones; returns how many of each.
 
         A table expires when it is unfinished, nobody is connected and nothing has happened
@@ -461,7 +579,9 @@ class Hub:
             if room.finished:
                 self.forget(room)
             elif now - room.last_active >= self.settings.idle_expiry_s:
-                self.store.expire(room.table_id)
+                await self.store.write([op_expire(room.table_id)])
+                if self.rooms.get(room.table_id) is not room or room.conns:
+                    continue  # somebody came back meanwhile
                 del self.rooms[room.table_id]
                 room.cancel()
                 expired += 1
@@ -469,33 +589,38 @@ class Hub:
                          now - room.last_active)  # fmt: skip
         archived = 0
         before = now_ms() - int(self.settings.archive_after_s * 1000)
-        for table_id in self.store.to_archive(before):
+        for table_id in await asyncio.to_thread(self.store.to_archive, before):
             if table_id not in self.rooms:
-                self.store.archive(table_id)
+                await asyncio.to_thread(self.store.archive, table_id)
                 archived += 1
         return expired, archived
 
     async def close(self) -> None:
         """Stop every room's bots and the sweeper."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        for task in (self._sweeper, self._lag_watch):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for room in list(self.rooms.values()):
             await room.stop()
         self.rooms.clear()
 
-    def get(self, table_id: str) -> Room:
-        """The room of ``table_id``, loading a stored (e.g. finished) table on demand.
+    async def get(self, table_id: str) -> Room:
+        """The room of ``table_id``, loading a stored (e.g. finished) table on demand (off the
+        event loop).
 
-        Raises ``KeyError`` for an unknown table.
+        Raises ``KeyError`` for an unknown table, :class:`TableExpired` for an expired one,
+        ``sqlite3.Error`` if the database cannot be read.
         """
         if table_id in self.rooms:
             return self.rooms[table_id]
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 40:
             raise KeyError(table_id)
-        room = self._room_from_store(table_id)
-        self.rooms[table_id] = room
+        table, hashes = await asyncio.to_thread(self._table_from_store, table_id)
+        if table_id in self.rooms:  # loaded meanwhile by another request
+            return self.rooms[table_id]
+        room = self.rooms[table_id] = room_for(self, table, hashes)
         room.run()
         return room
 
@@ -505,7 +630,7 @@ class Hub:
             del self.rooms[room.table_id]
             room.cancel()
 
-    def create(
+    async def create(
         self,
         game: str,
         options: dict[str, Any],
@@ -519,12 +644,16 @@ class Hub:
 
         Raises ``ValueError`` for bad options, ``OverflowError`` when the server holds
         ``max_open_tables`` unfinished tables, and :class:`ProtocolError` ``too_many_tables``
-        when ``guest`` already holds ``max_tables_per_guest``.
+        when ``guest`` already holds ``max_tables_per_guest`` (``storage_error`` if the table
+        cannot be stored).
         """
         if sum(not r.finished for r in self.rooms.values()) >= self.settings.max_open_tables:
             raise OverflowError("this server has too many tables in play; try again later")
+        if get_game(game).race is not None and (why := self.busy()) is not None:
+            log.warning("refused a new %s table: %s", game, why)
+            raise ProtocolError("busy")
         most = self.settings.max_tables_per_guest
-        if guest is not None and self.store.open_tables_of(guest) >= most:
+        if guest is not None and await asyncio.to_thread(self.store.open_tables_of, guest) >= most:
             raise ProtocolError(
                 "too_many_tables",
                 f"you already have {most} unfinished tables: finish one, or wait until they "
@@ -547,11 +676,18 @@ class Hub:
                           all_seats, started=started)  # fmt: skip
         except Exception as exc:
             raise ValueError(str(exc)) from None
-        self.store.create_table(
-            table_id, game, table.options, seed, table.seats, started, now_ms(), guest
-        )
-        room = room_for(self, table, {})
-        token = room.new_token(0)
+        token = secrets.token_urlsafe(24)
+        digest = token_hash(token)
+        try:
+            await self.store.write([
+                op_create_table(table_id, game, table.options, seed, table.seats, started,
+                                now_ms(), guest),
+                op_set_token_hash(table_id, 0, digest),
+            ])  # fmt: skip
+        except Exception:
+            log.exception("could not store new table %s", table_id)
+            raise ProtocolError("storage_error", "the table could not be saved") from None
+        room = room_for(self, table, {0: digest})
         self.rooms[table_id] = room
         room.run()
         return room, token

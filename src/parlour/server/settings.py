@@ -49,6 +49,14 @@ class Settings:
       (its clock stops) and resumes, after the countdown, when one of them is back.
     - ``bot_timeout_s``: a computer opponent that has not chosen by then (or crashes) gets a
       fallback move, logged, so that a table never stalls.
+    - ``db_busy_timeout_s``: how long a write waits for a database locked by another program
+      before the input is refused with ``storage_error`` (the event loop never waits).
+    - ``realtime_max_lag_ms``: a real-time table whose next moment comes due more than this
+      (wall ms) late — the server is overloaded — holds its game clock instead of catching up
+      in a burst.
+    - ``admit_max_lag_ms``, ``admit_max_backlog``: new real-time tables are refused (``busy``)
+      while the event loop's recent lag (p90 over the last seconds) is above the first, or
+      more than the second number of writes wait for the database.
     """
 
     host: str = "127.0.0.1"
@@ -74,6 +82,10 @@ class Settings:
     sweep_s: float = 60.0
     pause_after_s: float = 10.0
     bot_timeout_s: float = 5.0
+    db_busy_timeout_s: float = 2.0
+    realtime_max_lag_ms: int = 100
+    admit_max_lag_ms: int = 150
+    admit_max_backlog: int = 400
 
     def __post_init__(self) -> None:
         if not 0 <= self.bot_delay_min_ms <= self.bot_delay_max_ms:
@@ -92,6 +104,10 @@ class Settings:
             raise ValueError("max_tables_per_guest >= 1, rate_per_s > 0 and rate_burst >= 1")
         if min(self.idle_expiry_s, self.archive_after_s, self.sweep_s, self.bot_timeout_s) <= 0:
             raise ValueError("idle_expiry_s, archive_after_s, sweep_s and bot_timeout_s are > 0")
+        if self.db_busy_timeout_s <= 0 or self.realtime_max_lag_ms < 1:
+            raise ValueError("db_busy_timeout_s > 0 and realtime_max_lag_ms >= 1")
+        if self.admit_max_lag_ms < 1 or self.admit_max_backlog < 1:
+            raise ValueError("admit_max_lag_ms >= 1 and admit_max_backlog >= 1")
         if self.pause_after_s < 0:
             raise ValueError("pause_after_s must not be negative")
         if self.start_countdown_ms < 0 or self.rtt_probe_ms < 50 or self.rt_jitter_ms < 0:

@@ -8,6 +8,13 @@ long is *expired* (finished without an outcome). A finished table is later *arch
 move into one compressed row of ``archive`` (the hot ``events`` table stays small), and it loads
 exactly as before. A PostgreSQL store can offer the same methods later (DESIGN.md, scale-out
 path).
+
+Writes are *operations* (:data:`Op`: one SQL statement and its parameters), built by the
+``op_*`` functions. The plain methods (``append``, ``finish``…) run them at once, for tools and
+tests. A server never writes on its event loop: it awaits :meth:`SQLiteStore.write`, which hands
+a group of operations to one writer thread (:class:`~parlour.store.writer.GroupWriter`); the
+thread commits every group queued at that moment in one transaction (group commit) and each
+``write`` returns only once its group is committed — or raises, having changed nothing.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
+from parlour.store.writer import GroupWriter, Op
 from parlour.table import RecordEntry, SeatInfo
 
 SCHEMA = """
@@ -71,20 +79,96 @@ class StoredTable:
     archived: bool = False
 
 
+class CorruptDatabase(Exception):
+    """The database file fails SQLite's integrity check (``PRAGMA quick_check``)."""
+
+
+def op_create_table(
+    table_id: str,
+    game: str,
+    options: dict[str, Any],
+    seed: int,
+    seats: list[SeatInfo],
+    started: bool,
+    created_ms: int,
+    guest: str | None = None,
+) -> Op:
+    """Store a new table (no inputs yet), created by ``guest``."""
+    return (
+        "INSERT INTO tables (id, game, options, seed, seats, started, created_ms, guest)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (table_id, game, json.dumps(options), seed, _seats_json(seats), int(started), created_ms,
+         guest),
+    )  # fmt: skip
+
+
+def op_update_seats(table_id: str, seats: list[SeatInfo], started: bool) -> Op:
+    """Record who sits where and whether the game has started."""
+    return (
+        "UPDATE tables SET seats = ?, started = ? WHERE id = ?",
+        (_seats_json(seats), int(started), table_id),
+    )
+
+
+def op_append(table_id: str, entry: RecordEntry) -> Op:
+    """Append one accepted input."""
+    return (
+        "INSERT INTO events (table_id, seq, seat, action, now_ms) VALUES (?, ?, ?, ?, ?)",
+        (table_id, entry.seq, entry.seat, json.dumps(entry.action), entry.now_ms),
+    )
+
+
+def op_finish(table_id: str, outcome: Any) -> Op:
+    """Mark a table finished, with its outcome (it stays viewable as a replay)."""
+    return (
+        "UPDATE tables SET finished = 1, outcome = ? WHERE id = ?",
+        (json.dumps(outcome), table_id),
+    )
+
+
+def op_expire(table_id: str) -> Op:
+    """Close a table nobody played for too long: closed (``finished``) but ``expired``, with no
+    outcome; it is never replayed."""
+    return (
+        "UPDATE tables SET finished = 1, expired = 1 WHERE id = ? AND finished = 0",
+        (table_id,),
+    )
+
+
+def op_set_token_hash(table_id: str, seat: int, token_hash: str) -> Op:
+    """Store the hash of a seat's secret token (never the token itself)."""
+    return (
+        "INSERT OR REPLACE INTO seat_tokens (table_id, seat, token_hash) VALUES (?, ?, ?)",
+        (table_id, seat, token_hash),
+    )
+
+
+def _seats_json(seats: list[SeatInfo]) -> str:
+    return json.dumps([s.to_json() for s in seats])
+
+
 class SQLiteStore:
     """The event-log store on one SQLite file (``":memory:"`` for tests).
 
-    Safe to call from several threads (one connection, serialised by a lock). Raises
-    ``sqlite3.IntegrityError`` when an input's sequence number is already stored.
+    Safe to call from several threads (the synchronous methods share one connection,
+    serialised by a lock; :meth:`write` has a writer thread with a connection of its own, so a
+    busy database never holds up a read). Opening checks the file with ``PRAGMA quick_check``
+    and raises :class:`CorruptDatabase` if it fails. A write waits at most ``busy_timeout_s``
+    for a database locked by another program, then raises ``sqlite3.OperationalError``.
+    Raises ``sqlite3.IntegrityError`` when an input's sequence number is already stored.
     """
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, busy_timeout_s: float = 5.0) -> None:
         self.path = path
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
+        try:
+            self._db = self._connect(path, busy_timeout_s)
+            problems = [row[0] for row in self._db.execute("PRAGMA quick_check")]
+        except sqlite3.DatabaseError as exc:
+            raise CorruptDatabase(f"{path} is not a readable SQLite database ({exc})") from None
+        if problems != ["ok"]:
+            self._db.close()
+            raise CorruptDatabase(f"{path} is damaged: {'; '.join(problems[:3])}")
         self._db.executescript(SCHEMA)
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
         for name, kind in (("guest", "TEXT"), ("expired", "INTEGER NOT NULL DEFAULT 0"),
@@ -92,11 +176,38 @@ class SQLiteStore:
             if name not in columns:  # a database from an earlier version
                 self._db.execute(f"ALTER TABLE tables ADD COLUMN {name} {kind}")
         self._db.execute("CREATE INDEX IF NOT EXISTS tables_guest ON tables (guest, finished)")
+        if path == ":memory:":  # one database per connection: the writer shares this one
+            self.writer = GroupWriter(self._db, self._lock)
+        else:
+            db = self._connect(path, busy_timeout_s)
+            self.writer = GroupWriter(db, threading.Lock(), owns_db=True)
+
+    @staticmethod
+    def _connect(path: str, busy_timeout_s: float) -> sqlite3.Connection:
+        db = sqlite3.connect(
+            path, check_same_thread=False, isolation_level=None, timeout=busy_timeout_s
+        )
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        return db
 
     def close(self) -> None:
-        """Close the database."""
+        """Store the writes still queued, then close the database."""
+        self.writer.close()
         with self._lock:
             self._db.close()
+
+    async def write(self, ops: list[Op]) -> None:
+        """Store ``ops`` (built by the ``op_*`` functions) together, off the event loop, in one
+        transaction with whatever else is queued; returns once they are committed. Raises
+        ``sqlite3.Error`` (nothing of this group stored) if they cannot be."""
+        await self.writer.write(ops)
+
+    def _execute(self, *ops: Op) -> None:
+        with self._lock:
+            for sql, params in ops:
+                self._db.execute(sql, params)
 
     def create_table(
         self,
@@ -110,53 +221,25 @@ class SQLiteStore:
         guest: str | None = None,
     ) -> None:
         """Store a new table (no inputs yet), created by ``guest``."""
-        with self._lock:
-            self._db.execute(
-                "INSERT INTO tables (id, game, options, seed, seats, started, created_ms, guest)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    table_id,
-                    game,
-                    json.dumps(options),
-                    seed,
-                    json.dumps([s.to_json() for s in seats]),
-                    int(started),
-                    created_ms,
-                    guest,
-                ),
-            )
+        self._execute(
+            op_create_table(table_id, game, options, seed, seats, started, created_ms, guest)
+        )
 
     def update_seats(self, table_id: str, seats: list[SeatInfo], started: bool) -> None:
         """Record who sits where and whether the game has started."""
-        with self._lock:
-            self._db.execute(
-                "UPDATE tables SET seats = ?, started = ? WHERE id = ?",
-                (json.dumps([s.to_json() for s in seats]), int(started), table_id),
-            )
+        self._execute(op_update_seats(table_id, seats, started))
 
     def append(self, table_id: str, entry: RecordEntry) -> None:
         """Append one accepted input; committed when this returns."""
-        with self._lock:
-            self._db.execute(
-                "INSERT INTO events (table_id, seq, seat, action, now_ms) VALUES (?, ?, ?, ?, ?)",
-                (table_id, entry.seq, entry.seat, json.dumps(entry.action), entry.now_ms),
-            )
+        self._execute(op_append(table_id, entry))
 
     def finish(self, table_id: str, outcome: Any) -> None:
         """Mark a table finished, with its outcome (it stays viewable as a replay)."""
-        with self._lock:
-            self._db.execute(
-                "UPDATE tables SET finished = 1, outcome = ? WHERE id = ?",
-                (json.dumps(outcome), table_id),
-            )
+        self._execute(op_finish(table_id, outcome))
 
     def expire(self, table_id: str) -> None:
-        """Close a table nobody played for too long: finished, with no outcome."""
-        with self._lock:
-            self._db.execute(
-                "UPDATE tables SET finished = 1, expired = 1 WHERE id = ? AND finished = 0",
-                (table_id,),
-            )
+        """Close a table nobody played for too long (see :func:`op_expire`)."""
+        self._execute(op_expire(table_id))
 
     def open_tables_of(self, guest: str) -> int:
         """How many unfinished tables ``guest`` has created."""
@@ -208,11 +291,7 @@ class SQLiteStore:
 
     def set_token_hash(self, table_id: str, seat: int, token_hash: str) -> None:
         """Store the hash of a seat's secret token (never the token itself)."""
-        with self._lock:
-            self._db.execute(
-                "INSERT OR REPLACE INTO seat_tokens (table_id, seat, token_hash) VALUES (?, ?, ?)",
-                (table_id, seat, token_hash),
-            )
+        self._execute(op_set_token_hash(table_id, seat, token_hash))
 
     def token_hashes(self, table_id: str) -> dict[int, str]:
         """Each seat's token hash."""

@@ -3,6 +3,6 @@
 No I/O: the server feeds it inputs and times and stores what it accepts (DESIGN.md, "The
 table")."""
 
-from parlour.table.table import Accepted, RecordEntry, Rejected, SeatInfo, Table
+from parlour.table.table import Accepted, Mark, RecordEntry, Rejected, SeatInfo, Table
 
-__all__ = ["Accepted", "RecordEntry", "Rejected", "SeatInfo", "Table"]
+__all__ = ["Accepted", "Mark", "RecordEntry", "Rejected", "SeatInfo", "Table"]

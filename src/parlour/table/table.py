@@ -74,6 +74,15 @@ class Rejected:
         return {"code": self.code, "message": self.message, "state_id": self.state_id}
 
 
+@dataclass(frozen=True)
+class Mark:
+    """A point in a table's history (:meth:`Table.mark`)."""
+
+    state: Any
+    state_id: int
+    record_len: int
+
+
 @dataclass
 class Table:
     """The authority for one game (see the module docstring).
@@ -173,6 +182,18 @@ class Table:
         entry = RecordEntry(self.state_id, seat, action.to_json(), now_ms)
         self.record.append(entry)
         return Accepted(self.state_id, entry)
+
+    def mark(self) -> Mark:
+        """Where the table is now, to come back to with :meth:`restore` (states are immutable,
+        so this is cheap)."""
+        return Mark(self.state, self.state_id, len(self.record))
+
+    def restore(self, mark: Mark) -> None:
+        """Take back every input accepted since ``mark`` (e.g. when storing them failed)."""
+        if mark.record_len > len(self.record) or mark.state_id > self.state_id:
+            raise ValueError("that mark is ahead of the table")
+        self.state, self.state_id = mark.state, mark.state_id
+        del self.record[mark.record_len :]
 
     # ------------------------------------------------------------------ outputs
 
