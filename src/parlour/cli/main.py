@@ -134,6 +134,14 @@ def _serve(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"parlour serve: {error}", file=sys.stderr)
         return 2
+    from parlour.store import CorruptDatabase, SQLiteStore
+
+    try:  # refuse a damaged database before anyone connects (PRAGMA quick_check)
+        SQLiteStore(settings.db).close()
+    except CorruptDatabase as error:
+        print(f"parlour serve: {error}. Not starting: restore the file from a backup, or move "
+              "it away to start with an empty database.", file=sys.stderr)  # fmt: skip
+        return 2
     print(f"Parlour: open http://{settings.host}:{settings.port} in your browser", flush=True)
     serve(settings)
     return 0
