@@ -18,6 +18,15 @@ real time), each bounded by a wall-clock cap and a number of games:
   verdict (a ``win``/``tie``/``void`` listing the person's call, or the call's own non-race
   verdict: false, late, repeat, early).
 
+- **Flood** (``--flood-tables``, off by default; ``make load-flood`` runs 100): one client opens
+  that many twelve-seat SNAP tables at once — one person and eleven *expert* bots each, the
+  heaviest real-time table there is — with the per-guest limit lifted, while a prober GETs
+  ``/`` and ``/api/health`` every 100 ms. It reports the HTTP latency throughout, the server's
+  event-loop lag (p99 of its last seconds, from ``/api/health``), writes waiting for the store,
+  and how many tables admission control refused (``503 busy``). It ends with one more line for
+  scripts, before the two above: ``flood tables=<n> http_p99_ms=<x> loop_lag_p99_ms=<x>
+  refused=<n>``.
+
 A table slot that finishes its game starts a new one until the phase's ``--*-seconds`` have
 passed (at most ``--max-games`` per slot); then every socket is closed and the server stopped.
 It reports connections, messages per second, latency percentiles, games finished, errors by
@@ -113,6 +122,9 @@ class Phase:
     play_s: float = 0.0
     setup_s: float = 0.0
     notes: list[str] = field(default_factory=list)
+    http_ms: list[float] = field(default_factory=list)
+    loop_lag_p99_ms: list[float] = field(default_factory=list)
+    store_waiting: list[int] = field(default_factory=list)
 
     def sample(self, ms: float, kind: str | None = None) -> None:
         self.samples.append(ms)
@@ -144,6 +156,7 @@ class Server:
         profile: Path | None,
         script: str | None = None,
         bot_delay: tuple[float, float] = (0, 0),
+        env: dict[str, str] | None = None,
     ) -> None:
         self.port = free_port()
         self.script = script
@@ -159,6 +172,7 @@ class Server:
             "PARLOUR_GAME_SPEED": str(game_speed),
             "PARLOUR_MAX_OPEN_TABLES": "100000",
             "PARLOUR_HOST": HOST,
+            **(env or {}),
         }
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -618,9 +632,12 @@ class SnapPerson:
         )
 
 
-async def snap_game(port: int, phase: Phase, rng: random.Random, args: Any, bots: int) -> None:
-    """Create a SNAP table (1 person, ``bots`` medium bots), play it to its end, close it."""
-    seats = [{"kind": "bot", "level": "medium"}] * bots
+async def snap_game(
+    port: int, phase: Phase, rng: random.Random, args: Any, bots: int, level: str = "medium"
+) -> None:
+    """Create a SNAP table (1 person, ``bots`` bots of ``level``), play it to its end, close
+    it."""
+    seats = [{"kind": "bot", "level": level}] * bots
     status, made = await post_json(
         port, "/api/tables", {"game": "snap", "name": "Host", "seats": seats}
     )
@@ -696,13 +713,19 @@ async def run_phase(phase: Phase, server: Server, body: Callable[[], Awaitable[N
 
 
 def phase_with_server(
-    phase: Phase, workdir: Path, args: Any, speed: float, body: Callable[[int], Awaitable[None]]
+    phase: Phase,
+    workdir: Path,
+    args: Any,
+    speed: float,
+    body: Callable[[int], Awaitable[None]],
+    env: dict[str, str] | None = None,
 ) -> None:
     """Start a server, run ``body(port)`` against it with sampling, always stop the server."""
     profile = Path(args.profile) / f"{phase.name}.prof" if args.profile else None
     server = Server(
-        workdir, phase.name, speed, profile, args.server_script, parse_range(args.bot_delay_ms)
-    )
+        workdir, phase.name, speed, profile, args.server_script, parse_range(args.bot_delay_ms),
+        env,
+    )  # fmt: skip
     server.start()
     try:
         asyncio.run(run_phase(phase, server, lambda: body(server.port)))
@@ -749,6 +772,70 @@ def snap_phase(workdir: Path, args: Any) -> Phase:
     return phase
 
 
+async def get_json(port: int, path: str) -> tuple[int, Msg]:
+    """A minimal HTTP/1.1 GET to 127.0.0.1; the status and the JSON body (``{}`` if none)."""
+    reader, writer = await asyncio.open_connection(HOST, port)
+    try:
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nConnection: close\r\n\r\n"
+                     .encode())  # fmt: skip
+        await writer.drain()
+        raw = await reader.read()
+    finally:
+        writer.close()
+        with contextlib.suppress(Exception):
+            await writer.wait_closed()
+    header, _, payload = raw.partition(b"\r\n\r\n")
+    status = int(header.split(b" ", 2)[1])
+    if b"transfer-encoding: chunked" in header.lower():
+        payload = _unchunk(payload)
+    try:
+        return status, json.loads(payload or b"{}")
+    except ValueError:
+        return status, {}
+
+
+async def probe_http(port: int, phase: Phase, every_s: float = 0.1) -> None:
+    """GET ``/`` and ``/api/health`` every ``every_s`` until cancelled; records each request's
+    latency, the server's loop lag p99 and its writes waiting."""
+    while True:
+        for path in ("/", "/api/health"):
+            began = time.perf_counter()
+            try:
+                status, body = await asyncio.wait_for(get_json(port, path), 10)
+            except (OSError, TimeoutError):
+                phase.errors[f"http_probe_{path}"] += 1
+                continue
+            phase.http_ms.append((time.perf_counter() - began) * 1000)
+            if path == "/api/health" and status == 200:
+                phase.loop_lag_p99_ms.append(body["loop_lag_ms"]["p99"])
+                phase.store_waiting.append(body["store"]["waiting"])
+        await asyncio.sleep(every_s)
+
+
+def flood_phase(workdir: Path, args: Any) -> Phase:
+    phase = Phase("flood", args.flood_tables)
+    rng = random.Random(args.seed + 2)
+
+    async def body(port: int) -> None:
+        prober = asyncio.ensure_future(probe_http(port, phase))
+        try:
+            await run_slots(
+                phase,
+                args.flood_tables,
+                args.flood_seconds,
+                1,
+                lambda i: snap_game(port, phase, random.Random(rng.random()), args, 11, "expert"),
+            )
+        finally:
+            prober.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await prober
+
+    env = {"PARLOUR_MAX_TABLES_PER_GUEST": "100000"}
+    phase_with_server(phase, workdir, args, 1.0, body, env)
+    return phase
+
+
 # ---------------------------------------------------------------------------------- report
 
 
@@ -788,6 +875,14 @@ def render(phases: list[Phase], args: Any) -> Table:
     row("client CPU mean / max (% core)", lambda p: _mean_max(p.client_cpu))
     row("server's bot processes CPU mean / max", lambda p: _mean_max(p.bot_cpu))
     row("other processes' CPU mean / max", lambda p: _mean_max(p.other_cpu))
+    if any(p.http_ms for p in phases):
+        for q in (50, 99):
+            row(f"HTTP GET p{q} (ms)", lambda p, q=q: _ms(percentile(sorted(p.http_ms), q)))
+        row("HTTP GET max (ms)", lambda p: _ms(max(p.http_ms, default=math.nan)))
+        row("server loop lag p99: median / max (ms)",
+            lambda p: f"{_ms(percentile(sorted(p.loop_lag_p99_ms), 50))} / "
+                      f"{_ms(max(p.loop_lag_p99_ms, default=math.nan))}")  # fmt: skip
+        row("writes waiting for the store: max", lambda p: str(max(p.store_waiting, default=0)))
     row("errors", lambda p: ", ".join(f"{k} {v}" for k, v in p.errors.most_common()) or "none")
     return table
 
@@ -839,8 +934,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--game-speed", type=float, default=1.0, help="SNAP game ms per wall ms (1: real time)"
     )
+    parser.add_argument(
+        "--flood-tables", type=int, default=0,
+        help="twelve-seat expert SNAP tables opened by one client (0: no flood phase)",
+    )  # fmt: skip
+    parser.add_argument("--flood-seconds", type=float, default=60, help="flood phase cap (60)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--only", choices=["scout", "snap"], help="run one phase only")
+    parser.add_argument("--only", choices=["scout", "snap", "flood"], help="run one phase only")
     parser.add_argument("--profile", metavar="DIR", help="run the servers under cProfile")
     parser.add_argument(
         "--server-script",
@@ -857,13 +957,19 @@ def main(argv: list[str] | None = None) -> int:
     empty = {"scout": Phase("scout", 0), "snap": Phase("snap", 0)}
     with tempfile.TemporaryDirectory(prefix="parlour-load-") as tmp:
         workdir = Path(tmp)
-        if args.only != "snap" and args.scout_tables > 0:
+        if args.only in (None, "scout") and args.scout_tables > 0:
             console.print(
                 f"SCOUT: {args.scout_tables} tables (2 people + easy & medium bots), "
                 f"think {args.think_ms} ms, {args.scout_seconds:.0f} s"
             )
             phases.append(scout_phase(workdir, args))
-        if args.only != "scout" and args.snap_tables > 0:
+        if args.only in (None, "flood") and args.flood_tables > 0:
+            console.print(
+                f"Flood: {args.flood_tables} twelve-seat SNAP tables (1 person + 11 expert bots) "
+                f"from one client, {args.flood_seconds:.0f} s, HTTP probed every 100 ms"
+            )
+            phases.append(flood_phase(workdir, args))
+        if args.only in (None, "snap") and args.snap_tables > 0:
             console.print(
                 f"SNAP: {args.snap_tables} tables (1 person + 1–3 medium bots), "
                 f"speed {args.game_speed:g}, {args.snap_seconds:.0f} s"
@@ -886,6 +992,14 @@ def main(argv: list[str] | None = None) -> int:
         for phase in phases:
             hotspots(Path(args.profile) / f"{phase.name}.prof", console, args.top)
     done = {p.name: p for p in phases}
+    if "flood" in done:
+        flood = done["flood"]
+        lag = max(flood.loop_lag_p99_ms, default=math.nan)
+        print(
+            f"flood tables={flood.tables} http_p99_ms={percentile(sorted(flood.http_ms), 99):.1f}"
+            f" loop_lag_p99_ms={lag:.1f} refused={flood.errors['http_busy']}",
+            flush=True,
+        )
     for name in ("scout", "snap"):
         phase = done.get(name, empty[name])
         print(f"{name} tables={phase.tables} p99_ms={phase.p99():.1f}", flush=True)
