@@ -110,7 +110,7 @@ def _damage(path: Path) -> None:
 def test_a_damaged_database_is_refused_with_a_clear_message(tmp_path: Path) -> None:
     path = tmp_path / "p.db"
     _damage(path)
-    with pytest.raises(CorruptDatabase, match="damaged|not a readable"):
+    with pytest.raises(CorruptDatabase, match=r"damaged|not a readable"):
         SQLiteStore(str(path))
     garbage = tmp_path / "g.db"
     garbage.write_bytes(b"this is not a database" * 100)

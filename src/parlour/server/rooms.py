@@ -137,6 +137,11 @@ class Room:
     def finished(self) -> bool:
         return self.table.outcome() is not None
 
+    @property
+    def settled(self) -> bool:
+        """Nothing is being applied or stored right now (the room may be dropped)."""
+        return not self._writing and not self.lock.locked()
+
     # ------------------------------------------------------------------ seats and connections
 
     def seat_for_token(self, token: str) -> int | None:
@@ -578,7 +583,7 @@ class Hub:
                 continue
             if room.finished:
                 self.forget(room)
-            elif now - room.last_active >= self.settings.idle_expiry_s:
+            elif now - room.last_active >= self.settings.idle_expiry_s and room.settled:
                 await self.store.write([op_expire(room.table_id)])
                 if self.rooms.get(room.table_id) is not room or room.conns:
                     continue  # somebody came back meanwhile
@@ -626,7 +631,9 @@ class Hub:
 
     def forget(self, room: Room) -> None:
         """Drop a finished room nobody is looking at (it stays in the store)."""
-        if room.finished and not room.conns and self.rooms.get(room.table_id) is room:
+        # Not while a write is in flight: a room loaded again would lack that input.
+        if (room.finished and room.settled and not room.conns
+                and self.rooms.get(room.table_id) is room):  # fmt: skip
             del self.rooms[room.table_id]
             room.cancel()
 
