@@ -16,13 +16,15 @@ Msg = dict[str, Any]
 
 
 def fast_settings(tmp_path: Path, **changes: Any) -> Settings:
-    """Settings for tests: a database in ``tmp_path``, bots that move at once, no pool."""
+    """Settings for tests: a database in ``tmp_path``, bots that move at once, no pool, no
+    turn timers."""
     base = {
         "db": str(tmp_path / "parlour.db"),
         "bot_delay_min_ms": 0,
         "bot_delay_max_ms": 0,
         "anim_ms": 0,
         "bot_workers": 0,
+        "turn_timer_s": 0,  # no turn timers: people in tests think as long as they like
     }
     return Settings(**{**base, **changes})
 

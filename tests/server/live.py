@@ -19,8 +19,9 @@ FAST = {
     "PARLOUR_BOT_DELAY_MAX_MS": "0",
     "PARLOUR_ANIM_MS": "0",
     "PARLOUR_BOT_WORKERS": "0",
+    "PARLOUR_TURN_TIMER_S": "0",
 }
-"""Settings for tests: bots move at once, no animations, no process pool."""
+"""Settings for tests: bots move at once, no animations, no process pool, no turn timers."""
 
 
 def free_port() -> int:

@@ -60,6 +60,23 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         help="countdown before a SCAN or SNAP game starts (default 3000)",
     )
+    serve.add_argument(
+        "--turn-timer-s",
+        type=float,
+        help="SCOUT tables with two or more people: seconds for a move before a computer plays "
+        "for the absent person (default 60; 0: no turn timers)",
+    )
+    serve.add_argument(
+        "--flip-timer-s",
+        type=float,
+        help="the same for the round-start flip decision (default 30)",
+    )
+    serve.add_argument(
+        "--host-away-s",
+        type=float,
+        help="before the start, anyone seated may start once the host has been gone this long "
+        "(default 30)",
+    )
     cards = sub.add_parser("cards", help="write a game's card drawings as SVG files")
     cards.add_argument("game", choices=["scan"], help="the game whose cards to draw")
     cards.add_argument("--out", type=Path, required=True, help="folder to write into")
@@ -130,6 +147,9 @@ def _serve(args: argparse.Namespace) -> int:
             bot_workers=args.bot_workers,
             game_speed=args.game_speed,
             start_countdown_ms=args.start_countdown_ms,
+            turn_timer_s=args.turn_timer_s,
+            flip_timer_s=args.flip_timer_s,
+            host_away_s=args.host_away_s,
         )
     except ValueError as error:
         print(f"parlour serve: {error}", file=sys.stderr)

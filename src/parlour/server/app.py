@@ -393,6 +393,8 @@ async def serve_socket(websocket: WebSocket, hub: Hub, settings: Settings) -> No
                     later(room.fill, conn, parsed.body["seat"], parsed.body["level"])
                 elif parsed.type == "start":
                     later(room.start, conn)
+                elif parsed.type == "back":
+                    later(room.back, conn)
                 elif parsed.type == "ping":
                     later(say, {"v": 1, "type": "pong", "state_id": room.table.state_id})
                 else:

@@ -12,7 +12,10 @@ Every message is a JSON object with ``"v": 1`` and a ``"type"``. The browser sen
   time it painted reveal ``seq`` (wall-clock milliseconds); the server turns it into the credited
   reaction time (N9) and puts that into the action. Untimed inputs (SNAP ``flip``; SCAN
   ``choose``) carry no ``rt_ms``, and ``seq`` must be the current one. ``ref`` is echoed;
-- ``fill`` ``{"seat": 2, "level": "medium"}`` and ``start`` ``{}`` (the host, before the start);
+- ``fill`` ``{"seat": 2, "level": "medium"}`` and ``start`` ``{}`` (the host, before the start;
+  anyone seated once the host has had no connection for ``host_away_s``);
+- ``back`` ``{}``: "I'm back" — a computer played for this seat while its turn timer ran out
+  (SCOUT tables with two or more people); from now on the person plays again;
 - ``ping`` ``{}``; ``pong`` ``{"nonce": n}``, the answer to the server's ``ping`` — sent at once,
   so that the server can measure the seat's round-trip time.
 
@@ -20,7 +23,11 @@ The server sends, each with the table's current ``state_id``:
 
 - ``welcome``: who you are (``seat`` or ``null``, ``role``, ``host``) and the client settings;
 - ``state``: your view (``Table.view(seat)``: nothing another seat may not see), your legal
-  actions in JSON form, and who is connected; sent after every change;
+  actions in JSON form, and who is connected; sent after every change. It also carries
+  ``timers`` (each running turn timer: ``seat``, ``remaining_ms`` when sent, ``total_ms``) and,
+  before the start, ``starting`` (``may_start``: whether you may fill and start; ``host_here``;
+  ``others_in_ms``: ms until anyone seated may, ``null`` while the host is here); a seat whose
+  ``seat_info`` says ``away: true`` is played by a computer until its person is back;
 - ``ack``: your ``act`` or ``play`` was applied (and stored) — ``ref`` echoes the one you sent;
   for a timed ``play`` it carries the credited ``rt_ms``;
 - ``error``: ``code`` (machine-readable) and ``message`` (a sentence); it changed nothing;
@@ -53,6 +60,7 @@ CLIENT_TYPES = {
     "play": {"seq", "action", "rt_ms", "ref"},
     "ping": set(),
     "pong": {"nonce"},
+    "back": set(),
 }
 """Each message type the browser may send, and the fields it may carry besides v and type."""
 
@@ -69,6 +77,7 @@ CODES = {
     "spectator": "spectators cannot act",
     "wrong_seat": "you can act only for your own seat",
     "not_host": "only the host can do that",
+    "not_away": "a computer is not playing for you: you are already here",
     "not_open": "that seat is not open",
     "seats_open": "every seat needs a player or a computer opponent first",
     "already_started": "the game has already started",

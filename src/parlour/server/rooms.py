@@ -34,6 +34,7 @@ from typing import Any
 
 from parlour.bots.levels import LEVELS
 from parlour.games.registry import get_game
+from parlour.server.away import Away
 from parlour.server.bots import BOT_NAMES, BotRunner, bot_seed
 from parlour.server.events import history
 from parlour.server.protocol import CODES, ProtocolError, error, message
@@ -109,6 +110,7 @@ class Room:
         self._writing = False
         self._deferred = False
         self._fresh: set[Connection] = set()
+        self.away = Away(self)
 
     realtime = False
     """Whether this room's game is played in real time (see ``parlour.server.realtime``)."""
@@ -167,6 +169,7 @@ class Room:
         """Add a connection, send it the welcome and its state, and tell the others."""
         self.conns.add(conn)
         self.last_active = time.monotonic()
+        self.away.presence_changed()
         role = "player" if conn.seat is not None else "spectator"
         conn.send(
             message(
@@ -185,6 +188,7 @@ class Room:
         """Remove a connection and tell the others who is still here."""
         self.conns.discard(conn)
         self.last_active = time.monotonic()
+        self.away.presence_changed()
         if self.conns:
             self.broadcast()
         elif self.finished:
@@ -203,6 +207,7 @@ class Room:
             events=events,
             presence=self.presence(),
             finished=self.finished,
+            **self.away.fields(seat),
             **self.extra_state(),
         )
 
@@ -286,6 +291,8 @@ class Room:
             if self._deferred or self._fresh:
                 self.broadcast()
             return
+        if results:
+            self.away.changed(acted=results[-1].entry.seat)
         self.last_active = time.monotonic()
         self.broadcast()
         self._wake.set()
@@ -305,11 +312,22 @@ class Room:
             text = f"you sit in seat {conn.seat}, not seat {body['seat']}"
             conn.send(error("wrong_seat", self.table.state_id, text, **extra))
             return
+        if self.away.back(conn.seat):  # a move of their own: the person is back
+            self.broadcast()
         result = await self.submit(conn.seat, body["state_id"], body["action"])
         if isinstance(result, Rejected):
             conn.send(error(result.code, result.state_id, result.message, **extra))
         else:
             conn.send(message("ack", result.state_id, **extra))
+
+    async def back(self, conn: Connection) -> None:
+        """A ``back`` message: the person in this seat is back, and the computer that played
+        for them stops. Raises :class:`ProtocolError` ``spectator`` or ``not_away``."""
+        if conn.seat is None:
+            raise ProtocolError("spectator")
+        if not self.away.back(conn.seat):
+            raise ProtocolError("not_away")
+        self.broadcast()
 
     async def play(self, conn: Connection, body: dict[str, Any], received: float = 0.0) -> None:
         """A ``play`` message (``received``: its arrival, ``time.monotonic()``): only real-time
@@ -355,15 +373,15 @@ class Room:
             raise ProtocolError("storage_error") from None
 
     async def fill(self, conn: Connection, seat: Any, level: str) -> None:
-        """The host puts a computer opponent of ``level`` in an open seat.
+        """The host (or anyone seated once the host has been away a while: ``Away``) puts a
+        computer opponent of ``level`` in an open seat.
 
         Raises :class:`ProtocolError` ``not_host``, ``already_started``, ``not_open``,
         ``bad_level`` or ``storage_error``.
         """
         async with self.lock:
             table = self.table
-            if conn.seat != 0:
-                raise ProtocolError("not_host")
+            self.away.check_start(conn.seat)
             if table.started:
                 raise ProtocolError("already_started")
             if level not in LEVELS:
@@ -380,17 +398,18 @@ class Room:
             self.broadcast()
 
     async def start(self, conn: Connection) -> None:
-        """The host starts the game. Raises :class:`ProtocolError` ``not_host``,
-        ``already_started``, ``seats_open`` or ``storage_error``."""
+        """The host (or anyone seated once the host has been away a while: ``Away``) starts
+        the game. Raises :class:`ProtocolError` ``not_host``, ``already_started``,
+        ``seats_open`` or ``storage_error``."""
         async with self.lock:
-            if conn.seat != 0:
-                raise ProtocolError("not_host")
+            self.away.check_start(conn.seat)
             if self.table.started:
                 raise ProtocolError("already_started")
             if any(s.kind == "open" for s in self.table.seats):
                 raise ProtocolError("seats_open")
             await self._store_seats(list(self.table.seats), started=True)
             self.table.start()
+            self.away.changed()
             self.broadcast()
             self._wake.set()
 
@@ -401,22 +420,34 @@ class Room:
         if self._task is None:
             self._task = asyncio.create_task(self._drive_bots(), name=f"bots-{self.table_id}")
             self._wake.set()
+            self.away.changed()
+
+    def wake(self) -> None:
+        """Wake the driver: computers may have a move to make."""
+        self._wake.set()
 
     def cancel(self) -> None:
         """Cancel this room's tasks (without waiting for them)."""
+        self.away.cancel()
         if self._task is not None:
             self._task.cancel()
 
     async def stop(self) -> None:
         """Stop the bot driver."""
+        self.away.cancel()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
 
+    def _computer_plays(self, seat: int) -> bool:
+        # A computer opponent, or a computer playing for an away person (``Away``).
+        info = self.table.seats[seat]
+        return info.kind == "bot" or info.away
+
     def _bots_to_act(self) -> list[int]:
-        return [s for s in self.table.to_act() if self.table.seats[s].kind == "bot"]
+        return [s for s in self.table.to_act() if self._computer_plays(s)]
 
     async def _drive_bots(self) -> None:
         # Wait for a change; while bots are to act, let each of them think (off the loop, all
@@ -441,7 +472,8 @@ class Room:
             _, *moves = await asyncio.gather(pause, *(self._think(s) for s in seats))
             for seat, action in zip(seats, moves, strict=True):
                 table = self.table
-                if seat in table.to_act() and action in table.legal_actions(seat):
+                playing = seat in table.to_act() and self._computer_plays(seat)
+                if playing and action in table.legal_actions(seat):
                     result = await self.submit(seat, table.state_id, action)
                     if isinstance(result, Rejected):
                         log.warning("bot move refused at %s: %s", self.table_id, result)
@@ -451,7 +483,7 @@ class Room:
         bot fails, so that a game never stalls)."""
         table = self.table
         legal = table.legal_actions(seat)
-        level = table.seats[seat].level
+        level = table.seats[seat].level or self.hub.settings.away_level  # an away person's
         seed = bot_seed(table.seed, seat, table.state_id)
         limit = self.hub.settings.bot_timeout_s
         try:

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from parlour.bots.levels import LEVELS
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -54,6 +56,14 @@ class Settings:
     - ``realtime_max_lag_ms``: a real-time table whose next moment comes due more than this
       (wall ms) late — the server is overloaded — holds its game clock instead of catching up
       in a burst.
+    - ``turn_timer_s``: at a SCOUT table with two or more people, how long a person has for a
+      move while another person is playing; then the seat is marked away and a computer of
+      ``away_level`` plays for it until the person is back (``parlour.server.away``). 0 turns
+      every turn timer off.
+    - ``flip_timer_s``: the same for the round-start flip decision.
+    - ``host_away_s``: before the start, once the host has had no connection for this long, any
+      seated person may fill open seats and start.
+    - ``away_level``: the level of the computer that plays for an away seat.
     - ``admit_max_lag_ms``, ``admit_max_backlog``: new real-time tables are refused (``busy``)
       while the event loop's recent lag (p90 over the last seconds) is above the first, or
       more than the second number of writes wait for the database.
@@ -86,6 +96,10 @@ class Settings:
     realtime_max_lag_ms: int = 100
     admit_max_lag_ms: int = 150
     admit_max_backlog: int = 400
+    turn_timer_s: float = 60.0
+    flip_timer_s: float = 30.0
+    host_away_s: float = 30.0
+    away_level: str = "medium"
 
     def __post_init__(self) -> None:
         if not 0 <= self.bot_delay_min_ms <= self.bot_delay_max_ms:
@@ -108,6 +122,10 @@ class Settings:
             raise ValueError("db_busy_timeout_s > 0 and realtime_max_lag_ms >= 1")
         if self.admit_max_lag_ms < 1 or self.admit_max_backlog < 1:
             raise ValueError("admit_max_lag_ms >= 1 and admit_max_backlog >= 1")
+        if self.turn_timer_s < 0 or self.flip_timer_s <= 0 or self.host_away_s < 0:
+            raise ValueError("turn_timer_s >= 0 (0: off), flip_timer_s > 0 and host_away_s >= 0")
+        if self.away_level not in LEVELS:
+            raise ValueError(f"away_level is one of {', '.join(LEVELS)}")
         if self.pause_after_s < 0:
             raise ValueError("pause_after_s must not be negative")
         if self.start_countdown_ms < 0 or self.rtt_probe_ms < 50 or self.rt_jitter_ms < 0:

@@ -22,18 +22,24 @@ SEAT_KINDS = ("human", "bot", "open")
 @dataclass(frozen=True)
 class SeatInfo:
     """Who sits in a seat: a ``human`` (with a display name), a ``bot`` (with its level) or an
-    ``open`` seat waiting for a player."""
+    ``open`` seat waiting for a player. ``away``: a computer plays for this absent human (the
+    server's turn timer ran out; ``parlour.server.away``)."""
 
     kind: str
     name: str = ""
     level: str = ""
+    away: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in SEAT_KINDS:
             raise ValueError(f"a seat is one of {', '.join(SEAT_KINDS)}, not {self.kind!r}")
 
-    def to_json(self) -> dict[str, str]:
-        return {"kind": self.kind, "name": self.name, "level": self.level}
+    def to_json(self) -> dict[str, Any]:
+        """``kind``, ``name``, ``level``, and ``away: true`` for an away human."""
+        out: dict[str, Any] = {"kind": self.kind, "name": self.name, "level": self.level}
+        if self.away:
+            out["away"] = True
+        return out
 
 
 @dataclass(frozen=True)
