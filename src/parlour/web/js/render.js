@@ -38,17 +38,19 @@ export function seatStats(view, seat) {
   return out;
 }
 
-function seatSub(view, seat, presence) {
+function seatSub(view, seat, presence, away) {
   const info = view.seat_info[seat];
   if (info.kind === "bot") return t("level.computer", { level: t(`level.${info.level}`) });
   if (info.kind === "open") return t("wait.open");
+  if (away) return t("seat.away");
   const parts = [seat === 0 ? t("seat.host") : t("seat.player")];
   if (presence && !presence[seat]) parts.push(t("seat.offline"));
   return parts.join(" · ");
 }
 
-/** An opponent's panel (or any seat's, in the replay, with `hand` its cards face up). */
-export function seatPanel(view, seat, { me = null, presence = null, hand = null } = {}) {
+/** An opponent's panel (or any seat's, in the replay, with `hand` its cards face up). `away`: a
+ * computer plays for this person; `timer`: the countdown of the seat's turn timer. */
+export function seatPanel(view, seat, { me = null, presence = null, hand = null, away = false, timer = null } = {}) {
   const info = view.seat_info[seat];
   const s = view.seats[seat];
   const name = nameOf(view, seat, me);
@@ -58,6 +60,7 @@ export function seatPanel(view, seat, { me = null, presence = null, hand = null 
   if (view.owner === seat && view.active_show.length) classes.push("seat-owner");
   if (info.kind === "open") classes.push("seat-open");
   if (presence && !presence[seat]) classes.push("seat-away");
+  if (away) classes.push("seat-covered");
   const backs = [];
   const shown = Math.min(s.hand_size, 12);
   for (let i = 0; i < shown; i++) {
@@ -67,20 +70,21 @@ export function seatPanel(view, seat, { me = null, presence = null, hand = null 
   }
   let badge = null;
   if (acting && view.phase === "play") {
-    badge = h("span.seat-badge.thinking", {}, t(info.kind === "bot" ? "seat.thinking" : "seat.deciding"),
-      h("span.dots", { "aria-hidden": "true" }, h("i"), h("i"), h("i")));
+    const label = info.kind === "bot" ? "seat.thinking" : away ? "seat.computer_plays" : "seat.deciding";
+    badge = h("span.seat-badge.thinking", {}, t(label),
+      h("span.dots", { "aria-hidden": "true" }, h("i"), h("i"), h("i")), timer);
   } else if (view.phase === "flip" && view.started) {
     badge = h(`span.seat-badge${s.flip_decided ? ".ready" : ""}`, {},
-      t(s.flip_decided ? "seat.decided" : "seat.deciding"));
+      t(s.flip_decided ? "seat.decided" : "seat.deciding"), s.flip_decided ? null : timer);
   }
   const summary = t("seat.summary", {
     name, hand: s.hand_size, captured: s.captured, chips: s.chips, total: s.total,
     ss: t(s.scout_show_available ? "seat.ss_yes" : "seat.ss_no"),
-  });
+  }) + (away ? `, ${t("seat.away")}` : "");
   return h(`article.${classes.join(".")}`, { dataset: { seat }, "aria-label": summary, style: { "--hue": seatHue(seat) } },
     h("div.seat-head", {},
       avatar(name, seat, info.kind === "bot"),
-      h("div.seat-id", {}, h("div.seat-name", {}, name), h("div.seat-sub", {}, seatSub(view, seat, presence))),
+      h("div.seat-id", {}, h("div.seat-name", {}, name), h("div.seat-sub", {}, seatSub(view, seat, presence, away))),
       h("div.seat-total", { title: t("seat.total", { n: s.total }) }, s.total)),
     h("div.seat-hand", { "aria-hidden": "true" },
       hand ? h("div.open-hand", {}, hand.map((c) => card(c, { size: "xs" })))

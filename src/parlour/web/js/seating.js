@@ -86,6 +86,7 @@ export function createSeating(ui, { onMessage, onWelcome = null, connecting = "s
       return;
     }
     if (msg.type === "error" && msg.code === "no_such_table") return noTable();
+    if (msg.type === "state") ui.starting = msg.starting ?? null;
     onMessage(msg);
   }
 
@@ -143,11 +144,14 @@ export function createSeating(ui, { onMessage, onWelcome = null, connecting = "s
   }
 
   /** The waiting room: the invite links, the seats (the host fills open ones with computers)
-   * and the host's start button. */
+   * and the host's start button — anyone seated's, once the server says the host has been away
+   * a while (`starting` in the state). */
   function waitingRoom(v) {
+    const starting = ui.starting;
+    const may = starting ? starting.may_start : ui.host;
     const rows = v.seat_info.map((info, seat) => {
       let right = null;
-      if (info.kind === "open" && ui.host) {
+      if (info.kind === "open" && may) {
         const select = h("select", { "aria-label": t("wait.add_bot"), dataset: { key: `lvl-${seat}` } },
           LEVELS.map((level) => h("option", { value: level, selected: level === "medium" }, t(`level.${level}`))));
         right = h("span.wait-add", {}, select, h("button.btn.small", {
@@ -168,13 +172,17 @@ export function createSeating(ui, { onMessage, onWelcome = null, connecting = "s
       h("p", {}, t("wait.invite")),
       inviteBox(),
       h("ul.wait-seats", {}, rows),
-      ui.host ? h("div.wait-actions", {},
+      may && !ui.host ? h("p.wait-note", { role: "status" }, t("wait.you_may")) : null,
+      !may && starting && !starting.host_here && ui.seat !== null
+        ? h("p.wait-note", { role: "status" }, t("wait.host_left", { n: Math.ceil((starting.others_in_ms ?? 0) / 1000) }))
+        : null,
+      may ? h("div.wait-actions", {},
         open ? h("button.btn", { type: "button", dataset: { key: "fill-all" }, onclick: () => {
           v.seat_info.forEach((s, seat) => s.kind === "open" && ui.socket?.send("fill", { seat, level: "medium" }));
         } }, t("wait.fill_all")) : null,
         h("button.btn.primary", { type: "button", disabled: open, dataset: { key: "start" },
           onclick: () => ui.socket?.send("start") }, t("wait.start")))
-        : h("p.muted", {}, t("wait.host_starts")));
+        : starting && !starting.host_here ? null : h("p.muted", {}, t("wait.host_starts")));
   }
 
   /** The page's words and help, and the top bar's log and invite buttons. */

@@ -9,6 +9,7 @@ import { listNames, t } from "./i18n.js";
 import { player } from "./net.js";
 import { logItems, ranking, resultsTable, seatPanel, seatStats, showZone, winnerLine } from "./render.js";
 import { createSeating, newTable, otherSeats, seatOrder, tableId } from "./seating.js";
+import { countdown, onLowTime, setTimers } from "./turn-timer.js";
 
 const ui = {
   seat: null, role: null, host: false, settings: { anim_ms: 450 },
@@ -16,7 +17,11 @@ const ui = {
   sel: null, scout: null, ssIntent: false, pending: null,
   rounds: new Map(), socket: null, finalShown: false,
 };
-const seating = createSeating(ui, { onMessage });
+const seating = createSeating(ui, {
+  onMessage,
+  // a screen reader hears once that time runs low (the countdown itself stays quiet)
+  onWelcome: () => onLowTime(ui.seat, (n) => { $("sr-announce").textContent = t("timer.low", { n }); }),
+});
 
 // ---------------------------------------------------------------- legal actions, indexed
 
@@ -38,7 +43,9 @@ function index(actions) {
 const endOpen = (bucket, end) => Boolean(bucket[`${end}:false`]?.size || bucket[`${end}:true`]?.size);
 const anyOpen = (bucket) => Object.values(bucket).some((s) => s.size);
 const me = () => ui.seat;
-const myTurn = () => ui.seat !== null && ui.view?.started && ui.actions.length > 0;
+/** Whether a computer plays for this page's person (their turn timer ran out). */
+const imAway = () => ui.seat !== null && Boolean(ui.view?.seat_info[ui.seat]?.away);
+const myTurn = () => ui.seat !== null && ui.view?.started && ui.actions.length > 0 && !imAway();
 
 // ---------------------------------------------------------------- sending
 
@@ -92,6 +99,7 @@ function render() {
     ready: "1", stateId: v.state_id, phase: v.started ? v.phase : "waiting", role: ui.role ?? "",
     myTurn: myTurn() && v.phase === "play" ? "1" : "0", flipping: ui.idx.flip ? "1" : "0",
     over: v.outcome ? "1" : "0", toAct: v.to_act.join(","), seat: ui.seat ?? "",
+    away: imAway() ? "1" : "0",
   });
   $("round-info").textContent = v.started ? t("top.round", { round: v.round, rounds: v.rounds }) : "";
   $("btn-invite").hidden = ui.role !== "player";
@@ -112,7 +120,9 @@ function render() {
 function renderOpponents(v) {
   const box = $("opponents");
   box.dataset.count = seatOrder(v, ui.seat).length;
-  fill(box, seatOrder(v, ui.seat).map((seat) => seatPanel(v, seat, { me: me(), presence: ui.presence })));
+  fill(box, seatOrder(v, ui.seat).map((seat) => seatPanel(v, seat, {
+    me: me(), presence: ui.presence, away: Boolean(v.seat_info[seat].away), timer: countdown(seat),
+  })));
 }
 
 function renderShow(v) {
@@ -129,10 +139,20 @@ function renderCenter(v) {
   const panel = $("center-panel");
   let content = null;
   if (!v.started) content = seating.waitingRoom(v);
+  else if (imAway() && !v.outcome) content = awayPanel();
   else if (v.phase === "flip" && ui.idx.flip && v.hand) content = flipChooser(v);
   panel.hidden = !content;
   $("felt").classList.toggle("has-panel", Boolean(content));
   fill(panel, content);
+}
+
+/** The page of a person a computer plays for: say so, and offer to come back. */
+function awayPanel() {
+  return h("div.panel-card.away-panel", { role: "alert", "aria-labelledby": "away-title" },
+    h("h2", { id: "away-title" }, t("away.title")),
+    h("p", {}, t("away.body")),
+    h("button.btn.primary", { type: "button", id: "im-back", dataset: { key: "im-back" }, disabled: Boolean(ui.backSent),
+      onclick: () => { ui.backSent = true; ui.socket?.send("back"); render(); } }, t("away.back")));
 }
 
 function flipChooser(v) {
@@ -142,7 +162,7 @@ function flipChooser(v) {
     onclick: () => act({ type: "flip", flip }),
   }, h("span.flip-label", {}, label), cardRow(cards, "sm"));
   return h("div.panel-card.flip-choice", { role: "group", "aria-labelledby": "flip-title" },
-    h("h2", { id: "flip-title" }, t("flip.title", { round: v.round })),
+    h("h2", { id: "flip-title" }, t("flip.title", { round: v.round }), countdown(ui.seat, { big: true })),
     h("p", {}, t("flip.body")),
     h("div.flip-options", {}, option(false, v.hand, t("flip.keep")), option(true, flipped, t("flip.flip"))));
 }
@@ -162,7 +182,8 @@ function renderMe(v) {
   fill($("my-info"), h("span.avatar", { style: { "--hue": 12 }, "aria-hidden": "true" }, (v.seat_info[ui.seat].name || "?")[0].toUpperCase()),
     h("span.my-name", {}, v.seat_info[ui.seat].name),
     h("span.my-stats", {}, seatStats(v, ui.seat)),
-    h("span.my-total", { title: t("seat.total", { n: mine.total }) }, mine.total));
+    h("span.my-total", { title: t("seat.total", { n: mine.total }) }, mine.total),
+    v.phase === "play" ? countdown(ui.seat, { big: true }) : null);
   section.classList.toggle("my-turn", myTurn() && v.phase === "play");
   renderTray(v);
   renderHand(v);
@@ -173,6 +194,7 @@ function statusText(v) {
   if (!v.started) return t("status.waiting");
   if (v.outcome) return t("status.over");
   if (ui.seat === null) return t("status.watching");
+  if (imAway()) return t("away.status");
   if (v.phase === "flip") {
     if (ui.idx.flip) return t("status.flip", { round: v.round });
     return t("status.flip_wait", { names: listNames(v.to_act.map((s) => nameOf(v, s, me()))) });
@@ -343,8 +365,11 @@ function onState(msg) {
     return { el, rect: el.getBoundingClientRect() };
   });
   const wasMyTurn = myTurn();
+  awayNews(prev, msg.view);
+  setTimers(msg.timers);
   ui.view = msg.view;
   ui.actions = msg.actions;
+  if (!imAway()) ui.backSent = false;
   ui.presence = msg.presence;
   ui.idx = index(msg.actions);
   if (changed) {
@@ -364,6 +389,18 @@ function onState(msg) {
   if ((prev && done > prev.results.length) || between) showResults(ui.view, done);
   else if (msg.view.outcome && !ui.finalShown) showResults(ui.view, msg.view.rounds);
   if (msg.view.outcome) ui.finalShown = true;
+}
+
+/** Tell everyone when another person goes away (a computer plays for them) or is back. */
+function awayNews(prev, v) {
+  if (!prev) return;
+  v.seat_info.forEach((info, seat) => {
+    const was = Boolean(prev.seat_info[seat]?.away);
+    if (seat === ui.seat || was === Boolean(info.away)) return;
+    const text = t(info.away ? "away.other" : "away.other_back", { name: nameOf(v, seat, me()) });
+    toast(text);
+    $("sr-announce").textContent = text;
+  });
 }
 
 function seatElement(seat) {
@@ -402,7 +439,7 @@ function onMessage(msg) {
     if (ui.pending === msg.ref) ui.pending = null;
   } else if (msg.type === "error") {
     if (msg.ref === undefined || msg.ref === ui.pending) ui.pending = null;
-    toast(msg.message, "error");
+    if (msg.code !== "not_away") toast(msg.message, "error"); // "I'm back" twice: already back
     render();
   }
 }
