@@ -611,7 +611,7 @@ function renderPanel(v) {
   panel.hidden = !content;
   panel.dataset.kind = kind;
   $("board").classList.toggle("has-panel", Boolean(content) && kind !== "chooser");
-  const key = `${kind}|${kind === "chooser" ? v.seq : ""}|${kind === "waiting" ? JSON.stringify(v.seat_info) + ui.host : ""}|${ui.clock?.startsAt ? 1 : 0}`;
+  const key = `${kind}|${kind === "chooser" ? v.seq : ""}|${kind === "waiting" ? JSON.stringify(v.seat_info) + ui.host + ui.starting?.may_start + ui.starting?.host_here : ""}|${ui.clock?.startsAt ? 1 : 0}`;
   if (panel.dataset.key === key) return;
   panel.dataset.key = key;
   const focusChoice = kind === "chooser";
