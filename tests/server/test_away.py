@@ -286,3 +286,41 @@ def test_the_computer_for_an_away_seat_sees_only_that_seats_view(tmp_path: Path)
     seat, view = asked[0]
     assert seat == 1 and view["hand"] is not None
     assert all(s == 1 for s, _ in asked)
+
+
+def test_a_move_of_their_own_brings_a_person_back(tmp_path: Path) -> None:
+    # In-process, with a slow computer (1 s pause) so that Bo's own move comes first.
+    async def scenario() -> tuple[list[Any], list[Any], bool]:
+        settings = Settings(db=str(tmp_path / "p.db"), bot_delay_min_ms=1000,
+                            bot_delay_max_ms=1000, bot_workers=0, turn_timer_s=5,
+                            flip_timer_s=0.3)  # fmt: skip
+        store = SQLiteStore(settings.db)
+        hub = Hub(settings, store, BotRunner(0))
+        await hub.open()
+        room, _ = hub.create("scout", {}, "Ana", [SeatInfo("open")])
+        room.join("Bo")
+        ana, bo = Connection(0), Connection(1)
+        room.connect(ana)
+        room.connect(bo)
+        room.start(ana)
+        room.submit(0, room.table.state_id, {"type": "flip", "flip": False})
+        end = time.monotonic() + 5
+        while not room.table.seats[1].away:
+            assert time.monotonic() < end, "Bo's timer never ran out"
+            await asyncio.wait_for(bo.queue.get(), 5)
+        # The computer is pausing before it flips for Bo; Bo flips himself first.
+        flip = {"type": "flip", "flip": True}
+        room.act(bo, {"state_id": room.table.state_id, "action": flip, "ref": "mine"})
+        replies = []
+        while not any(m.get("ref") == "mine" for m in replies):
+            replies.append(await asyncio.wait_for(bo.queue.get(), 5))
+        await asyncio.sleep(1.5)  # the computer's move, had it come, would be in by now
+        bo_moves = [e.action for e in room.table.record if e.seat == 1]
+        away_now = room.table.seats[1].away
+        await hub.close()
+        store.close()
+        return replies, bo_moves, away_now
+
+    replies, bo_moves, away_now = asyncio.run(scenario())
+    assert [m["type"] for m in replies if m.get("ref") == "mine"] == ["ack"]
+    assert not away_now and bo_moves == [{"type": "flip", "flip": True}]
