@@ -51,6 +51,7 @@ def test_a_countdown_then_away_then_back(tmp_path: Path, browser: Any, shots: Pa
     assert re.fullmatch(r"[1-4] seconds left", label), label
     host.screenshot(path=shots / "e2e-away-countdown.png")
     host.click("[data-flip='false']")
+    host.wait_for_function("() => document.body.dataset.flipping === '0'", **POLL)
 
     # Bo does nothing: his time runs out, a computer plays for him, and everyone sees it.
     host.wait_for_selector("#opponents .seat-covered[data-seat='1']", timeout=10000)

@@ -23,7 +23,7 @@ from tests.server.live import LiveServer, post
 
 Msg = dict[str, Any]
 
-TURN_S, FLIP_S, HOST_AWAY_S = 3.0, 0.8, 1.0
+TURN_S, FLIP_S, HOST_AWAY_S = 3.0, 1.5, 1.0
 """Short timers (a move may take up to 3 s, so that the scripted players are never late)."""
 TIMERS = {
     "PARLOUR_TURN_TIMER_S": str(TURN_S),
@@ -73,6 +73,19 @@ class Seat:
             except TimeoutError:
                 break
         return got
+
+    def act(self, action: Msg) -> Msg:
+        """Play ``action`` in the latest state (again if a computer moved first); the ack."""
+        end = time.monotonic() + 10
+        while time.monotonic() < end:
+            self.send("act", state_id=self.state["state_id"], action=action)
+            reply = self.until(lambda m: m["type"] in ("ack", "error"))
+            if reply["type"] == "ack":
+                return reply
+            assert reply["code"] == "stale_state", reply
+            if self.state["state_id"] < reply["state_id"]:
+                self.until(lambda m: m["type"] == "state")
+        raise AssertionError("the move was never applied")
 
     def close(self) -> None:
         self._conn.__exit__(None, None, None)
@@ -124,7 +137,7 @@ def test_a_computer_plays_for_a_person_whose_turn_timer_ran_out(server: LiveServ
     # Both people decide their flip with a timer; the computer has none.
     assert timed(started) == {0: FLIP_S * 1000, 1: FLIP_S * 1000}
     assert all(0 < t["remaining_ms"] <= FLIP_S * 1000 for t in started["timers"])
-    host.send("act", state_id=started["state_id"], action={"type": "flip", "flip": False})
+    host.act({"type": "flip", "flip": False})
     # Bo does nothing: the timer runs out, everyone sees the seat away, and a computer decides.
     shown = host.until(lambda m: away(m, 1), timeout=5)
     assert 1 not in timed(shown)
@@ -151,9 +164,9 @@ def test_a_disconnected_person_goes_away_and_comes_back(server: LiveServer) -> N
     table_id, host_token, friend_token = table_of_two_people(server)
     host, friend = Seat(server, table_id, host_token), Seat(server, table_id, friend_token)
     host.send("start")
-    started = host.until(lambda m: m["type"] == "state" and m["view"]["started"])
+    host.until(lambda m: m["type"] == "state" and m["view"]["started"])
     friend.close()  # Bo leaves: his timer runs the same way
-    host.send("act", state_id=started["state_id"], action={"type": "flip", "flip": True})
+    host.act({"type": "flip", "flip": True})
     host.until(lambda m: away(m, 1), timeout=5)
 
     friend = Seat(server, table_id, friend_token)  # reconnecting alone is not being back
@@ -228,8 +241,8 @@ def test_away_seats_stay_away_after_a_restart(tmp_path: Path) -> None:
         host = Seat(server, table_id, host_token)
         Seat(server, table_id, friend_token).close()  # Bo sat down and left
         host.send("start")
-        started = host.until(lambda m: m["type"] == "state" and m["view"]["started"])
-        host.send("act", state_id=started["state_id"], action={"type": "flip", "flip": False})
+        host.until(lambda m: m["type"] == "state" and m["view"]["started"])
+        host.act({"type": "flip", "flip": False})
         host.until(lambda m: away(m, 1), timeout=5)
         host.close()
         server.stop()
