@@ -337,3 +337,13 @@ def test_a_move_of_their_own_brings_a_person_back(tmp_path: Path) -> None:
     replies, bo_moves, away_now = asyncio.run(scenario())
     assert [m["type"] for m in replies if m.get("ref") == "mine"] == ["ack"]
     assert not away_now and bo_moves == [{"type": "flip", "flip": True}]
+
+
+def test_the_timers_are_settings() -> None:
+    env = {"PARLOUR_TURN_TIMER_S": "45", "PARLOUR_FLIP_TIMER_S": "20", "PARLOUR_HOST_AWAY_S": "10"}
+    settings = Settings.from_env(env, away_level="hard")
+    assert (settings.turn_timer_s, settings.flip_timer_s, settings.host_away_s) == (45, 20, 10)
+    assert Settings().turn_timer_s == 60 and Settings().away_level == "medium"
+    for bad in ({"turn_timer_s": -1}, {"flip_timer_s": 0}, {"away_level": "grandmaster"}):
+        with pytest.raises(ValueError):
+            Settings(**bad)  # type: ignore[arg-type]
