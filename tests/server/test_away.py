@@ -203,9 +203,10 @@ def test_a_person_alone_with_computers_is_never_hurried(server: LiveServer) -> N
     solo.close()
 
 
-def test_anyone_seated_may_start_once_the_host_has_been_away(server: LiveServer) -> None:
-    made = post(f"{server.url}/api/tables",
-                {"name": "Ana", "seats": [{"kind": "open"}, {"kind": "open"}]})  # fmt: skip
+@pytest.mark.parametrize("game", ["scout", "snap"])
+def test_anyone_seated_may_start_once_the_host_has_been_away(server: LiveServer, game: str) -> None:
+    seats = [{"kind": "open"}, {"kind": "open"}]
+    made = post(f"{server.url}/api/tables", {"game": game, "name": "Ana", "seats": seats})
     table_id = made["table_id"]
     joined = post(f"{server.url}/api/tables/{table_id}/join", {"name": "Bo"})
     host, friend = Seat(server, table_id, made["token"]), Seat(server, table_id, joined["token"])
