@@ -281,13 +281,13 @@ def test_the_computer_for_an_away_seat_sees_only_that_seats_view(tmp_path: Path)
             return await choose(game, level, view, legal, seed)
 
         hub.bots.choose = spy  # type: ignore[method-assign]
-        room, _ = hub.create("scout", {}, "Ana", [SeatInfo("open")])
-        room.join("Bo")
+        room, _ = await hub.create("scout", {}, "Ana", [SeatInfo("open")])
+        await room.join("Bo")
         ana, bo = Connection(0), Connection(1)
         room.connect(ana)
         room.connect(bo)
-        room.start(ana)
-        room.submit(0, room.table.state_id, {"type": "flip", "flip": False})
+        await room.start(ana)
+        await room.submit(0, room.table.state_id, {"type": "flip", "flip": False})
         end = time.monotonic() + 5
         while not room.table.seats[1].away or not asked:
             assert time.monotonic() < end, "nobody played for Bo"
@@ -311,20 +311,20 @@ def test_a_move_of_their_own_brings_a_person_back(tmp_path: Path) -> None:
         store = SQLiteStore(settings.db)
         hub = Hub(settings, store, BotRunner(0))
         await hub.open()
-        room, _ = hub.create("scout", {}, "Ana", [SeatInfo("open")])
-        room.join("Bo")
+        room, _ = await hub.create("scout", {}, "Ana", [SeatInfo("open")])
+        await room.join("Bo")
         ana, bo = Connection(0), Connection(1)
         room.connect(ana)
         room.connect(bo)
-        room.start(ana)
-        room.submit(0, room.table.state_id, {"type": "flip", "flip": False})
+        await room.start(ana)
+        await room.submit(0, room.table.state_id, {"type": "flip", "flip": False})
         end = time.monotonic() + 5
         while not room.table.seats[1].away:
             assert time.monotonic() < end, "Bo's timer never ran out"
             await asyncio.wait_for(bo.queue.get(), 5)
         # The computer is pausing before it flips for Bo; Bo flips himself first.
         flip = {"type": "flip", "flip": True}
-        room.act(bo, {"state_id": room.table.state_id, "action": flip, "ref": "mine"})
+        await room.act(bo, {"state_id": room.table.state_id, "action": flip, "ref": "mine"})
         replies = []
         while not any(m.get("ref") == "mine" for m in replies):
             replies.append(await asyncio.wait_for(bo.queue.get(), 5))
