@@ -110,7 +110,14 @@ def _describe(pred: Callable[[Msg], bool]) -> str:
 
 def fast_settings(tmp_path: Path, **changes: Any) -> Settings:
     """Settings for tests: a database in ``tmp_path``, bots that move at once, no pool, no
-    turn timers."""
+    turn timers and no practical rate limit.
+
+    The rate limit is lifted because a scripted player answers every state at machine speed
+    while bots move at once: a long SCOUT game made the player of a test send its 61st ``act``
+    within a second, the server dropped it (``rate_limited``, as it should), and the test
+    waited forever for a state that could not come. The limit itself is tested with its own
+    settings (``test_limits.py``, ``test_fuzz.py``).
+    """
     base = {
         "db": str(tmp_path / "parlour.db"),
         "bot_delay_min_ms": 0,
@@ -118,6 +125,8 @@ def fast_settings(tmp_path: Path, **changes: Any) -> Settings:
         "anim_ms": 0,
         "bot_workers": 0,
         "turn_timer_s": 0,  # no turn timers: people in tests think as long as they like
+        "rate_per_s": 1_000_000.0,
+        "rate_burst": 1_000_000,
     }
     return Settings(**{**base, **changes})
 

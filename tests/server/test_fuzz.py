@@ -35,7 +35,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from parlour.bots.levels import LEVELS
 from parlour.games.registry import get_game
-from parlour.server import create_app
+from parlour.server import Settings, create_app
 from parlour.server.protocol import CODES, MAX_RT_MS
 from parlour.store import StoredTable
 from parlour.table import RecordEntry, Table
@@ -179,7 +179,8 @@ class Lab:
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     path: Path = tmp_path_factory.mktemp("fuzz")
-    app = create_app(fast_settings(path, game_speed=20.0, start_countdown_ms=0))
+    real = {"rate_per_s": Settings.rate_per_s, "rate_burst": Settings.rate_burst}
+    app = create_app(fast_settings(path, game_speed=20.0, start_countdown_ms=0, **real))
     with TestClient(app) as client:
         yield Lab(client)
 

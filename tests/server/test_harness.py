@@ -42,3 +42,15 @@ def test_a_direct_receive_json_has_a_deadline_too(
         with pytest.raises(AssertionError, match=r"within 0\.3 s .*a direct receive"):
             ws.receive_json()
         assert time.monotonic() - began < 5
+
+
+def test_a_scripted_player_may_answer_at_machine_speed(client: TestClient) -> None:
+    # fast_settings lifts the rate limit: a script that answers every state at once must never
+    # have a message dropped (a dropped act left a test waiting for a state that never came).
+    made = create(client, [{"kind": "open"}])
+    with client.websocket_connect(f"/ws/{made['table_id']}") as ws:
+        hello(ws, made["token"])
+        for _ in range(300):
+            send(ws, "ping")
+        answers = [receive(ws, "the answer to a ping")["type"] for _ in range(300)]
+        assert answers == ["pong"] * 300

@@ -21,6 +21,9 @@ from parlour.store import SQLiteStore
 from tests.server.conftest import Msg, create, fast_settings, hello, room_of, send, until
 
 BOT = {"kind": "bot", "level": "easy"}
+LONG_GAME_SEED = 168
+"""A 4-player SCOUT deal whose game lasts 348 inputs when every seat plays its first legal
+move (the median of such games is about 195)."""
 
 
 @pytest.fixture()
@@ -105,12 +108,19 @@ def test_an_idle_table_expires_and_says_so(
 
 
 def _finish_scout(client: TestClient, made: Msg) -> None:
+    # Seat 0 plays its first legal move on every state that offers one, until the game ends.
+    # A refusal other than a stale state (a bot moved first) leaves the table waiting for a
+    # move that was dropped: fail at once and say so.
+    def state_or_refusal(m: Msg) -> bool:
+        return m["type"] == "state" or (m["type"] == "error" and m["code"] != "stale_state")
+
     with client.websocket_connect(f"/ws/{made['table_id']}") as ws:
         state = hello(ws, made["token"])
         while state["view"]["outcome"] is None or not state["finished"]:
             if state["actions"]:
                 send(ws, "act", state_id=state["state_id"], action=state["actions"][0])
-            state = until(ws, lambda m: m["type"] == "state")
+            state = until(ws, state_or_refusal, awaiting="the next state")
+            assert state["type"] == "state", f"seat 0's move was refused: {state}"
 
 
 def test_finished_tables_are_archived_and_replay_the_same(
@@ -148,6 +158,10 @@ def test_a_bot_that_crashes_or_overruns_gets_a_logged_fallback(
         return ""
 
     monkeypatch.setattr(BotRunner, "choose", broken)
+    # A long game (348 inputs, 87 of them seat 0's) played at machine speed: with the real
+    # rate limit, seat 0's 70th act or so in its first second was dropped and this test once
+    # waited forever at state 238 (see fast_settings).
+    monkeypatch.setattr("parlour.server.rooms.secrets.randbits", lambda bits: LONG_GAME_SEED)
     client = make_client(bot_timeout_s=0.1)
     made = create(client, [BOT, BOT, BOT])
     with caplog.at_level(logging.WARNING, logger="parlour.server"):
