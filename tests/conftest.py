@@ -1,5 +1,6 @@
 """Settings for every test: WebSocket reads through Starlette's TestClient have a deadline
-(:func:`tests.server.conftest.bounded_reads`)."""
+(:func:`tests.server.conftest.bounded_reads`); each test's time limit is set in
+``pyproject.toml`` (pytest-timeout)."""
 
 from __future__ import annotations
 

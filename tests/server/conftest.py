@@ -57,19 +57,25 @@ async def _receive_within(stream: Any, seconds: float) -> Message:
         return message
 
 
-def read(ws: WebSocketTestSession, seconds: float, awaiting: Callable[[], str]) -> Message:
+def read(
+    ws: WebSocketTestSession,
+    seconds: float,
+    awaiting: Callable[[], str],
+    waited: float | None = None,
+) -> Message:
     """The next raw ASGI message ``ws`` brings, within ``seconds``.
 
-    Raises ``AssertionError`` naming ``awaiting()`` and the last messages seen when nothing
-    comes in time. (It reads TestClient's queue on TestClient's own event loop, as its
-    ``receive()`` does, but with a deadline; a read cut short loses no message.)
+    Raises ``AssertionError`` naming ``awaiting()``, how long it waited in all (``waited``,
+    by default ``seconds``) and the last messages seen when nothing comes in time. (It reads
+    TestClient's queue on TestClient's own event loop, as its ``receive()`` does, but with a
+    deadline; a read cut short loses no message.)
     """
     try:
         raw: Message = ws.portal.call(_receive_within, ws._send_rx, max(seconds, 0.0))
     except TimeoutError:
         raise AssertionError(
-            f"no WebSocket message came within {seconds:.3g} s while waiting for "
-            f"{awaiting()}; the last messages seen (oldest first):\n{last_seen(ws)}"
+            f"nothing came within {seconds if waited is None else waited:g} s while waiting "
+            f"for {awaiting()}; the last messages seen (oldest first):\n{last_seen(ws)}"
         ) from None
     _note(ws, raw)
     return raw
@@ -169,7 +175,7 @@ def until(
         return awaiting or f"a message such that `{_describe(pred)}`"
 
     for _ in range(limit):
-        raw = read(ws, deadline - time.monotonic(), what)
+        raw = read(ws, deadline - time.monotonic(), what, waited=seconds)
         ws._raise_on_close(raw)
         msg: Msg = json.loads(raw["text"])
         assert msg["v"] == 1 and "state_id" in msg, msg

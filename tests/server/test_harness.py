@@ -1,5 +1,5 @@
 """The test harness is bounded: a WebSocket read that gets nothing fails within its deadline and
-says what it waited for and what it saw last."""
+says what it waited for and what it saw last; every test has a time limit (pytest-timeout)."""
 
 from __future__ import annotations
 
@@ -54,3 +54,9 @@ def test_a_scripted_player_may_answer_at_machine_speed(client: TestClient) -> No
             send(ws, "ping")
         answers = [receive(ws, "the answer to a ping")["type"] for _ in range(300)]
         assert answers == ["pong"] * 300
+
+
+def test_every_test_has_a_time_limit_with_tracebacks(pytestconfig: pytest.Config) -> None:
+    assert float(pytestconfig.getini("timeout")) > 0
+    assert pytestconfig.getini("timeout_method") == "thread"  # prints every thread's stack
+    assert float(pytestconfig.getini("faulthandler_timeout")) > 0  # the same under xdist
