@@ -21,7 +21,7 @@ from parlour.core.conformance import _pieces
 from parlour.server import create_app
 from parlour.server.rooms import Connection
 from parlour.table import Accepted, Rejected, SeatInfo, Table
-from tests.server.conftest import Msg, create, fast_settings, hello, room_of, send
+from tests.server.conftest import Msg, create, fast_settings, hello, receive, room_of, send
 
 
 def compact(value: Any) -> str:
@@ -185,11 +185,11 @@ def play_over_socket(
                         body["rt_ms"] = rng.randint(20, 200)
                         body["action"] = {k: v for k, v in action.items() if k != "rt_ms"}
                     send(ws, "play", **body)
-            msg = ws.receive_json()
+            msg = receive(ws, "the next state")
             while msg["type"] != "state":
                 if msg["type"] == "ping":
                     send(ws, "pong", nonce=msg["nonce"])
-                msg = ws.receive_json()
+                msg = receive(ws, "the next state")
             state = msg
     return room, state
 

@@ -3,6 +3,7 @@ need one: the restart test and the browser tests."""
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 import signal
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -114,3 +116,29 @@ def get(url: str) -> dict[str, Any]:
     with urllib.request.urlopen(url, timeout=30) as response:
         answer: dict[str, Any] = json.loads(response.read())
         return answer
+
+
+WAIT_S = 30.0
+"""The longest a test waits for one message on a live server's WebSocket."""
+
+_seen: weakref.WeakKeyDictionary[Any, collections.deque[str]] = weakref.WeakKeyDictionary()
+
+
+def receive(ws: Any, awaiting: str = "a message", seconds: float = WAIT_S) -> dict[str, Any]:
+    """The next JSON message on ``ws`` (a ``websockets.sync`` connection) within ``seconds``.
+
+    Raises ``AssertionError`` naming ``awaiting`` and the last messages seen when nothing comes
+    in time (and ``websockets``' ``ConnectionClosed`` when the server closed the socket).
+    """
+    seen = _seen.setdefault(ws, collections.deque(maxlen=6))
+    try:
+        text = ws.recv(timeout=seconds)
+    except TimeoutError:
+        last = "\n".join(f"  {m}" for m in seen) or "  (none)"
+        raise AssertionError(
+            f"nothing came within {seconds:g} s while waiting for {awaiting}; the last messages "
+            f"seen (oldest first):\n{last}"
+        ) from None
+    seen.append(str(text)[:240])
+    msg: dict[str, Any] = json.loads(text)
+    return msg

@@ -15,7 +15,7 @@ from typing import Any
 from websockets.sync.client import connect
 
 from parlour.store import SQLiteStore
-from tests.server.live import LiveServer, get, post
+from tests.server.live import LiveServer, get, post, receive
 
 Msg = dict[str, Any]
 ENV = {"PARLOUR_GAME_SPEED": "30", "PARLOUR_START_COUNTDOWN_MS": "0"}
@@ -38,6 +38,7 @@ class Player(threading.Thread):
         self.stop = threading.Event()
         self.once = False  # leave after the first state
         self.sent: dict[int, Msg] = {}
+        self.stalled = ""  # what it waited for in vain, if it did
 
     def choose(self, state: Msg) -> tuple[str, Msg] | None:
         view, actions = state["view"], state["actions"]
@@ -58,7 +59,7 @@ class Player(threading.Thread):
                 ws.send(json.dumps({"v": 1, "type": "hello", "token": self.token}))
                 ref, waiting = 0, False
                 while not self.stop.is_set():
-                    msg = json.loads(ws.recv(timeout=30))
+                    msg = receive(ws, f"the next message of the {self.game} table")
                     kind = msg["type"]
                     if kind == "welcome":
                         self.welcome = msg
@@ -82,6 +83,8 @@ class Player(threading.Thread):
                             self.sent[ref] = move[1]["action"]
                             ws.send(json.dumps({"v": 1, "type": move[0], "ref": ref, **move[1]}))
                             waiting = True
+        except AssertionError as exc:  # nothing came in time: the table stalled
+            self.stalled = str(exc)
         except (OSError, TimeoutError, ConnectionError):
             return
         except Exception as exc:  # websockets' ConnectionClosed and friends
@@ -146,7 +149,7 @@ def test_kills_at_random_moments_lose_nothing_acknowledged(tmp_path: Path) -> No
             assert player.first is not None and player.state is not None
             assert player.first["state_id"] >= before[table["table_id"]]  # nothing lost
             outcome = player.state["view"]["outcome"]
-            assert outcome is not None, f"{table['game']} table did not finish"
+            assert outcome is not None, f"{table['game']} table did not finish {player.stalled}"
             frames = get(f"{server.url}/api/replay/{table['table_id']}")["frames"]
             assert frames[-1]["view"]["outcome"] == outcome
         check_acked(db, tables, acked)

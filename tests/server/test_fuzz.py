@@ -39,7 +39,7 @@ from parlour.server import Settings, create_app
 from parlour.server.protocol import CODES, MAX_RT_MS
 from parlour.store import StoredTable
 from parlour.table import RecordEntry, Table
-from tests.server.conftest import Msg, fast_settings, hello, send, until
+from tests.server.conftest import Msg, fast_settings, hello, receive, send, until
 
 pytestmark = pytest.mark.filterwarnings("ignore:Generating overly large repr")
 
@@ -666,7 +666,7 @@ class Conn:
                     break
                 frame.send(self.ws)
                 self.lab.sent += 1
-                msg = self.ws.receive_json()
+                msg = receive(self.ws, f"the answer to {frame!r}")
                 answers.append(msg)
                 if msg["type"] == "welcome":
                     self.greeted, self.seat = True, msg["seat"]
@@ -678,7 +678,7 @@ class Conn:
                 ref = f"~marker~{next(_barriers)}"
                 send(self.ws, "act", state_id=-1, action={}, ref=ref)
                 while True:
-                    msg = self.ws.receive_json()
+                    msg = receive(self.ws, f"the refusal of the marker {ref}")
                     if msg["type"] == "error" and msg.get("ref") == ref:
                         break
                     if msg["type"] in ("error", "ack", "pong", "welcome"):
@@ -849,7 +849,7 @@ def test_floods_are_answered_or_closed_with_the_documented_code(lab: Lab) -> Non
             closed: WebSocketDisconnect | None = None
             try:
                 while len(answers) < each:
-                    msg = conn.ws.receive_json()
+                    msg = receive(conn.ws, "the answers to a flood")
                     if msg["type"] in ("error", "ack", "pong"):
                         answers.append(msg)
             except WebSocketDisconnect as exc:

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocketDisconnect
 from parlour.server import create_app
 from parlour.server.bots import BotRunner
 from parlour.store import SQLiteStore
-from tests.server.conftest import Msg, create, fast_settings, hello, room_of, send, until
+from tests.server.conftest import Msg, create, fast_settings, hello, receive, room_of, send, until
 
 BOT = {"kind": "bot", "level": "easy"}
 LONG_GAME_SEED = 168
@@ -62,7 +62,7 @@ def test_a_flood_is_rate_limited_then_closed(make_client: Callable[..., TestClie
             for _ in range(200):
                 send(ws, "ping")
             for _ in range(400):
-                ws.receive_json()
+                receive(ws, "the close after a flood")
         assert closed.value.code == 4429
     assert client.get(f"/api/tables/{made['table_id']}").status_code == 200  # still up
 
@@ -100,9 +100,9 @@ def test_an_idle_table_expires_and_says_so(
     info = client.get(f"/api/tables/{table_id}")
     assert info.status_code == 410 and info.json()["code"] == "table_expired"
     with client.websocket_connect(f"/ws/{table_id}") as ws:
-        assert ws.receive_json()["code"] == "table_expired"
+        assert receive(ws, "the expiry notice")["code"] == "table_expired"
         with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
+            receive(ws, "the close of an expired table")
         assert closed.value.code == 4410
     assert table_id not in SQLiteStore(str(tmp_path / "parlour.db")).unfinished()
 

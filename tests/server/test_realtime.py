@@ -22,7 +22,7 @@ from parlour.bots.reaction import Plan
 from parlour.games.snap import FLIP, Snap
 from parlour.server import create_app
 from parlour.server.realtime import RealtimeRoom
-from tests.server.conftest import Msg, create, fast_settings, room_of, send
+from tests.server.conftest import Msg, create, fast_settings, receive, room_of, send
 
 SEED = 42  # seat 1 flips 2S first, seat 0 then flips 2C
 
@@ -67,7 +67,7 @@ class Person:
 
     def next_state(self) -> Msg:
         while True:
-            msg: Msg = self.ws.receive_json()
+            msg: Msg = receive(self.ws, "the next state")
             if msg["type"] == "ping":
                 time.sleep(self.link_ms / 1000)
                 send(self.ws, "pong", nonce=msg["nonce"])
@@ -188,7 +188,7 @@ def test_a_call_on_an_old_reveal_is_refused_and_changes_nothing(client: TestClie
         send(ws, "act", state_id=state_id, action={"type": "snap"})  # turn-based form
         codes = []
         while len(codes) < 3:
-            msg = ws.receive_json()
+            msg = receive(ws, "three refusals")
             if msg["type"] == "error":
                 codes.append(msg["code"])
         assert codes == ["stale_reveal", "bad_message", "realtime_game"]

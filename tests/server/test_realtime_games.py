@@ -19,7 +19,7 @@ from parlour.server import create_app
 from parlour.server.rooms import Connection
 from parlour.store import SQLiteStore
 from parlour.table import Table
-from tests.server.conftest import Msg, create, fast_settings, hello, room_of, send
+from tests.server.conftest import Msg, create, fast_settings, hello, receive, room_of, send
 
 
 class Spy:
@@ -124,13 +124,13 @@ def test_a_person_plays_a_whole_real_time_game_and_nothing_leaks(
             if choice is not None and key not in answered:
                 answered.add(key)
                 send(ws, "play", **choice)
-            msg = ws.receive_json()
+            msg = receive(ws, "the next state")
             while msg["type"] != "state":
                 if msg["type"] == "ping":
                     send(ws, "pong", nonce=msg["nonce"])
                 elif msg["type"] == "error":
                     errors.append(msg["code"])
-                msg = ws.receive_json()
+                msg = receive(ws, "the next state")
             state = msg
         outcome = state["view"]["outcome"]
         assert outcome is not None and len(outcome["ranks"]) == 3

@@ -12,7 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from parlour.server import create_app
-from tests.server.conftest import Msg, create, fast_settings, hello, room_of, send, until
+from tests.server.conftest import Msg, create, fast_settings, hello, receive, room_of, send, until
 
 
 @pytest.fixture()
@@ -138,7 +138,7 @@ def test_hello_refusals(table: Any) -> None:
         send(ws, "hello", token="x")
         assert refused(ws)["code"] == "bad_message"
         send(ws, "hello", watch=True)  # still allowed to watch
-        assert ws.receive_json()["type"] == "welcome"
+        assert receive(ws, "the welcome")["type"] == "welcome"
         state = until(ws, lambda m: m["type"] == "state")
         assert state["view"]["hand"] is None and state["actions"] == []
         send(ws, "act", state_id=0, action={"type": "flip", "flip": True})
@@ -150,7 +150,7 @@ def test_hello_refusals(table: Any) -> None:
 
 def test_unknown_table(client: TestClient) -> None:
     with client.websocket_connect("/ws/nope") as ws:
-        assert ws.receive_json()["code"] == "no_such_table"
+        assert receive(ws, "the refusal")["code"] == "no_such_table"
     assert client.get("/api/tables/nope").status_code == 404
     assert client.post("/api/tables/nope/join", json={}).status_code == 404
     assert client.get("/api/replay/nope").status_code == 404

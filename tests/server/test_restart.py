@@ -12,7 +12,7 @@ from typing import Any
 
 from websockets.sync.client import connect
 
-from tests.server.live import LiveServer, post
+from tests.server.live import LiveServer, post, receive
 
 Msg = dict[str, Any]
 
@@ -29,7 +29,7 @@ class Seat:
         self.acked = 0
 
     def recv(self) -> Msg:
-        msg: Msg = json.loads(self.ws.recv(timeout=20))
+        msg = receive(self.ws, "the next message of the game")
         assert msg["v"] == 1 and "state_id" in msg
         return msg
 
