@@ -585,14 +585,41 @@ def test_C14_a_slap_before_the_window_counts_against_the_claimant() -> None:
     assert state.won == ((), (TAN[0], TAN[1]), ())
 
 
-def test_C14_a_wrong_touch_within_the_window_of_the_winner_is_beaten() -> None:
-    state = position(3, won=[[], [1], [2]])
+@pytest.mark.parametrize("bluffo", [False, True])
+def test_C7_a_wrong_touch_within_the_tie_window_before_the_winner_still_disqualifies(
+    bluffo: bool,
+) -> None:
+    state = position(3, won=[[], [1], [2]], bluffo=bluffo)
     state = act(state, 1, Touch(4, rt_ms=490), T + 490)  # wrong, 10 ms before the winner
-    state = act(state, 2, Touch(3, rt_ms=470), T + 495)  # wrong, 30 ms before: counts
+    state = act(state, 2, Touch(3, rt_ms=470), T + 495)  # wrong, 30 ms before
     state = decide(act(state, 0, Touch(0, rt_ms=500), T + 500))
-    assert state.disqualified == {2}
-    assert ("touch", 1, 4, 490, "beaten") in state.log
-    assert state.won == ((TAN[0], TAN[2]), (TAN[1],), ())
+    assert state.disqualified == {1, 2}
+    assert ("touch", 1, 4, 490, "wrong") in state.log
+    assert ("touch", 2, 3, 470, "wrong") in state.log
+    assert state.won == ((TAN[0], TAN[1], TAN[2]), (), ())  # both pay a card (C8)
+
+
+def test_C7_a_wrong_touch_at_the_same_time_as_the_winner_disqualifies() -> None:
+    state = position(3, won=[[], [1], []])
+    state = act(state, 1, Touch(4, rt_ms=500), T + 500)
+    state = decide(act(state, 0, Touch(0, rt_ms=500), T + 501))
+    assert state.disqualified == {1} and state.won == ((TAN[0], TAN[1]), (), ())
+
+
+def test_C7_a_wrong_touch_after_the_winning_touch_is_too_late() -> None:
+    state = position(3, won=[[], [1], []])
+    state = act(state, 0, Touch(0, rt_ms=500), T + 500)
+    state = decide(act(state, 1, Touch(4, rt_ms=510), T + 510))  # the round was already won
+    assert state.disqualified == frozenset() and ("touch", 1, 4, 510, "late") in state.log
+    assert state.won == ((TAN[0],), (TAN[1],), ())
+
+
+def test_C10_a_wrong_no_match_call_within_the_tie_window_before_the_winner_disqualifies() -> None:
+    state = position(3, bluffo=True, bluffos=[1, 1, 1], won=[[], [1], []])
+    state = act(state, 1, Bluffo(rt_ms=490), T + 490)  # empty stack: a "no match" call
+    state = decide(act(state, 0, Touch(0, rt_ms=500), T + 500))
+    assert state.disqualified == {1} and ("bluffo", 1, 490, "wrong") in state.log
+    assert state.won == ((TAN[0], TAN[1]), (), ())
 
 
 def test_C14_the_reaction_time_defaults_to_the_time_since_the_reveal() -> None:
