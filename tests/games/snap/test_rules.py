@@ -601,13 +601,17 @@ def test_N9_anticipation_is_judged_on_the_state_before_the_reveal() -> None:
     assert last_event(timeout(state))[:3] == ("win", 3, 2)
 
 
-def test_N9_anticipation_on_a_missed_snap_the_reveal_covered_is_a_false_call() -> None:
+def test_N9_a_call_on_a_missed_snap_the_reveal_covered_is_ignored_without_penalty() -> None:
     state = position(["7C 2S", "4D 5D", "9H 2D"], piles=["", "", "7H"], turn=0)
     state = flip(state, now=0)  # 7C meets 7H; nobody calls
     state = flip(state)  # seat 1 flips 4D at 900
     state = flip(state)  # seat 2 flips 9H onto 7H at 1800
     assert state.prev_valid and not snap_valid(state)
-    assert verdicts(call(state, 0, 1850)) == [(0, "false")]
+    after = call(state, 0, 1850)  # 50 ms: a call on the arrangement before, valid then
+    assert verdicts(after) == [(0, "stale")]
+    assert after.stocks == state.stocks and after.piles == state.piles and not after.race
+    assert view(after, 1)["log"][-1]["verdict"] == "stale"
+    assert verdicts(call(after, 0, 1900)) == [(0, "stale"), (0, "false")]  # 100 ms: judged now
 
 
 def test_N9_the_referee_may_decide_a_race_before_its_deadline() -> None:

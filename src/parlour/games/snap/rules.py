@@ -23,7 +23,9 @@ How a call (``Snap(rt_ms)``) is judged, in this order. ``rt`` is the credited re
 3. ``late``: within ``late_call_ms`` after a race was decided, before the next flip: ignored (N6).
 4. ``race``: a snap is valid now (N5) — for an anticipation call, valid before the latest reveal
    too: the call joins the race; the first one opens it.
-5. ``false``: otherwise (N7): the caller gives the top card of its stock (recycled first if
+5. ``stale``: an anticipation call on an arrangement that offered a snap the latest reveal
+   covered: it was right when made, so it is ignored, without penalty (N9).
+6. ``false``: otherwise (N7): the caller gives the top card of its stock (recycled first if
    empty) to the last flipper, or — if the caller is the last flipper or the last flipper is out —
    to the nearest seat still in counter-clockwise from the last flipper; it goes under the
    receiver's stock.
@@ -65,8 +67,8 @@ from parlour.games.snap.state import FLIP_CAP, State, next_in
 #   ("end", seq, reason, now)
 # ``entries`` are the race's ``(seat, rt)`` pairs, earliest first.
 
-EARLY, REPEAT, LATE, RACE, FALSE = "early", "repeat", "late", "race", "false"
-VERDICTS = (EARLY, REPEAT, LATE, RACE, FALSE)
+EARLY, REPEAT, LATE, RACE, STALE, FALSE = "early", "repeat", "late", "race", "stale", "false"
+VERDICTS = (EARLY, REPEAT, LATE, RACE, STALE, FALSE)
 
 # --------------------------------------------------------------------------------------------
 # Matching (N4, N5)
@@ -346,6 +348,8 @@ def _call(state: State, seat: int, rt_ms: int | None, now: int) -> State:
         verdict = LATE
     elif snap_valid(state) and (state.prev_valid or not anticipation):
         verdict = RACE
+    elif anticipation and state.prev_valid:
+        verdict = STALE
     else:
         verdict = FALSE
     new = state.clone()

@@ -76,6 +76,7 @@ addMessages({
   "snap.log.call_early": "{who} called before the first flip (ignored)",
   "snap.log.call_repeat": "{who} called again (ignored)",
   "snap.log.call_late": "{who} called too late (ignored)",
+  "snap.log.call_stale": "{who} called on the card before; the new card covered that match (ignored)",
   "snap.log.call_false": "{who} called with no match and gave a card to {to}",
   "snap.log.win": "{who} won the snap and took {n} cards",
   "snap.log.tie": "Tie between {names}: the piles went to the Snap Pot",
