@@ -18,6 +18,7 @@ from parlour.games.snap import (
     SNAP,
     TIMEOUT,
     SnapOptions,
+    State,
     apply,
     card,
     claim_set,
@@ -505,26 +506,62 @@ def test_N8_dead_position_by_rank_and_colour() -> None:
     assert position(["7H 2C", "7D 3D"], options=options).over is None
 
 
-def test_N8_a_repeated_arrangement_with_no_capture_ends_the_game() -> None:
-    state = position(["5H", "5S 9C"], turn=0)
+def _flips_until_over(state: State, flips: int) -> tuple[State, list[tuple[object, ...]]]:
+    # Let the turn timer flip (nobody calls) until the game ends or ``flips`` more flips.
     arrangements = []
-    while state.over is None:
+    stop = state.seq + flips
+    while state.over is None and state.seq < stop:
         seq = state.seq
-        state = timeout(state)  # nobody calls, even on the 5s
+        state = timeout(state)
         if state.seq > seq:
             arrangements.append((state.turn, state.stocks, state.piles))
-    # flip 3 repeats flip 2's cards but not its turn; flip 6 repeats flip 2 exactly
-    assert state.over == "loop" and state.seq == 6
-    assert arrangements[2][1:] == arrangements[1][1:] and arrangements[2] != arrangements[1]
-    assert arrangements[5] == arrangements[1] and len(set(arrangements[:5])) == 5
+    return state, arrangements
+
+
+def test_N8_a_repeated_arrangement_with_no_snap_in_the_cycle_ends_the_game() -> None:
+    # The two fives are never face up together: flips 2 to 7 repeat with no snap in them.
+    state = position(["5H 7C 8C", "9D 5S JD"], turn=0)
+    assert not dead_position(state)
+    state, arrangements = _flips_until_over(state, 20)
+    assert state.over == "loop" and state.seq == 8
+    assert arrangements[7] == arrangements[1] and len(set(arrangements[:7])) == 7
     result = outcome(state)
-    assert result is not None and result["ranks"] == [2, 1]
+    assert result is not None and result["ranks"] == [1, 1]
 
 
-def test_N8_a_capture_clears_the_arrangement_history() -> None:
-    state = flip(claim_position(), now=0)  # type: ignore[arg-type]
+def test_N8_a_cycle_that_contains_a_missed_snap_is_not_a_loop() -> None:
+    state = position(["5H", "5S 9C"], turn=0)
+    state, arrangements = _flips_until_over(state, 18)
+    # flip 6 repeats flip 2 exactly, and flip 2 showed two fives that nobody called
+    assert arrangements[5] == arrangements[1] and snap_valid_tops(arrangements[1])
+    assert state.over is None and state.seq == 18
+    state = timeout(call(state, 1, state.clock_ms + 300))  # flip 18 shows 5H and 5S again
+    assert ("win", 18, 1) in [e[:3] for e in state.events(since_flip=True)]
+
+
+def test_N8_no_loop_rule_with_shuffle_on_recycle() -> None:
+    options = SnapOptions(2, shuffle_on_recycle=True)
+    state = position(["5H 7C 8C", "9D 5S JD"], turn=0, options=options, seed=3)
+    state, arrangements = _flips_until_over(state, 2000)
+    assert len(set(arrangements)) < len(arrangements)  # arrangements repeated...
+    assert state.over == "flip_cap"  # ...but only the cap ended the game
+
+
+def snap_valid_tops(arrangement: tuple[object, ...]) -> bool:
+    piles = arrangement[2]
+    assert isinstance(piles, tuple)
+    ranks = [name(p[-1])[:-1] for p in piles if p]
+    return len(ranks) != len(set(ranks))
+
+
+def test_N8_a_snap_showing_or_a_capture_clears_the_arrangement_history() -> None:
+    state = flip(position(["2C 3C", "4D 3D", "2H 8H"], turn=0), now=0)
     assert len(state.seen) == 1
-    assert timeout(call(state, 0, 300)).seen == frozenset()
+    state = flip(flip(state))  # 4D, then 2H: a snap with nobody calling yet
+    assert snap_valid(state) and state.seen == frozenset()
+    state = timeout(call(state, 0, state.clock_ms + 300))
+    assert last_event(state)[0] == "win" and state.seen == frozenset()
+    assert len(flip(state).seen) == 1  # 3C, 4D: no snap
 
 
 def test_N8_hard_cap_after_1000_flips_ranked_by_cards_held() -> None:

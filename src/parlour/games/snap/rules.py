@@ -324,14 +324,19 @@ def _flip(state: State, seat: int, now: int, auto: bool) -> State:
     new.turn = next_in(state.out, seat)
     new.steps = state.steps + 1
     new.log = (state.log, ("flip", seq, seat, card, now, auto, recycled))
-    # N8: a repeated arrangement since the latest capture, or the flip cap, ends the game.
-    arrangement = (new.turn, new.stocks, new.piles, new.pot)
-    if arrangement in state.seen:
-        _end(new, "loop", now)
-    else:
-        new.seen = state.seen | {arrangement}
-        if seq >= FLIP_CAP:
-            _end(new, "flip_cap", now)
+    # N8: an arrangement repeated with no capture and no snap showing since it was first seen
+    # (a loop; not with shuffle_on_recycle), or the flip cap, ends the game.
+    if not state.options.shuffle_on_recycle:
+        arrangement = (new.turn, new.stocks, new.piles, new.pot)
+        if snap_valid(new):  # a snap showing, even if missed: the cycle is not dead
+            new.seen = frozenset()
+        elif arrangement in state.seen:
+            _end(new, "loop", now)
+            return new
+        else:
+            new.seen = state.seen | {arrangement}
+    if seq >= FLIP_CAP:
+        _end(new, "flip_cap", now)
     return new
 
 

@@ -147,7 +147,8 @@ class State(LoggedState):
     - ``over``: ``None`` while the game goes on, else the reason it ended: ``"last_seat"``,
       ``"dead_position"``, ``"loop"`` or ``"flip_cap"``;
     - ``seen``: the arrangements (turn, stocks, piles, pot) after each flip since the latest
-      capture, for loop detection.
+      capture or the latest arrangement that offered a snap, for loop detection (always empty
+      with ``shuffle_on_recycle``, which has no loop rule).
 
     Bookkeeping: ``recycles`` (count, labels recycle shuffles), ``steps`` (inputs applied),
     ``log`` (the public history as a linked list ``(previous, event)``; ``None`` = empty),
