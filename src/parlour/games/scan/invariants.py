@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from parlour.games.scan.cards import BLUFFO_CARDS, CARDS, DESIGNS, Card, match_index
+from parlour.games.scan.cards import BLUFFO_CARDS, CARDS, DESIGNS, Card
 from parlour.games.scan.rules import deadline
 from parlour.games.scan.state import OVER, PAUSE, ROUND, State
 
@@ -66,11 +66,10 @@ def check_invariants(state: State) -> None:
         assert all(p.arrival_ms <= state.time_ms for p in state.pending)
         if state.claimant is not None:
             assert state.claimant not in state.disqualified and state.options.bluffo
-        if state.confirm_until is not None:
+        if state.checking_until is not None:
             assert state.claimant is not None
-            assert match_index(state.layout, state.tan, state.round_category) is None
     else:
-        assert not state.pending and state.confirm_until is None
+        assert not state.pending and state.checking_until is None
         if state.chooser is not None:
             assert state.options.dealers_choice and state.phase == PAUSE and state.covered
     if state.phase == OVER:

@@ -11,7 +11,10 @@ exactly one deadline until the game is over:
   the card is revealed at once if the pause is over too. After a game's last round of a four in a
   row series, the timeout sets up the next game and the pause starts again before its reveal.
 - *round* with no undecided input: the end of the round, ``round_timer_ms`` after the reveal
-  (C9), or, after a right Bluffo slap, the end of the confirmation window.
+  (C9), or, after a Bluffo slap, the end of its check (``confirm_window_ms`` after the slap was
+  decided, right or wrong, so that nobody can tell which until then, C10): a right claim then
+  wins; a wrong one is logged as such and the round goes on to its timer (or ends at once if
+  the timer has run out meanwhile).
 - *round* with undecided inputs: ``decision_window_ms`` after the first of them arrived (or the
   end of the round, if earlier). Inputs are collected until then: a seat has at most one input
   waiting, and leaves ``to_act`` until it is decided.
@@ -112,10 +115,11 @@ def legal_actions(state: State, seat: int) -> list[Action]:
 
 
 def round_end(state: State) -> int:
-    """When the current round ends with no further input: the end of the confirmation window
-    after a right Bluffo slap, else ``round_timer_ms`` after the reveal (C9)."""
-    if state.confirm_until is not None:
-        return state.confirm_until
+    """When the current round ends with no further input, or its Bluffo claim is judged: the
+    end of the claim's check while one is checked (C10), else ``round_timer_ms`` after the
+    reveal (C9)."""
+    if state.checking_until is not None:
+        return state.checking_until
     return state.reveal_ms + state.options.round_timer_ms
 
 
@@ -134,12 +138,13 @@ def deadline(state: State) -> int | None:
 
 def deadline_kind(state: State) -> str | None:
     """What happens at the deadline: "reveal", "next_game", "choice", "decision",
-    "confirmation", "round_timer", or ``None`` when the game is over."""
+    "checking" (the end of a Bluffo claim's check, right or wrong), "round_timer", or ``None``
+    when the game is over."""
     if state.phase == ROUND:
         end = round_end(state)
         if state.pending and state.pending[0].arrival_ms + state.options.decision_window_ms < end:
             return "decision"
-        return "confirmation" if state.confirm_until is not None else "round_timer"
+        return "checking" if state.checking_until is not None else "round_timer"
     if state.phase == PAUSE:
         if state.chooser is not None:
             return "choice"
@@ -339,13 +344,24 @@ def _timeout(state: State, now: int) -> State:
 
 
 def _end_round_if_over(new: State, now: int) -> None:
-    # C9/C10: after a decision or at the deadline, end the round if nobody eligible is left or
-    # its end has come (a state under construction).
-    if new.phase == ROUND and (not new.eligible() or now >= round_end(new)):
-        if new.claimant is not None and new.confirm_until is not None:
+    # C9/C10: after a decision or at the deadline (a state under construction): judge a Bluffo
+    # claim whose check is over (or with nobody left to search), then end the round if nobody
+    # eligible is left or its timer has run out.
+    if new.phase != ROUND:
+        return
+    over = not new.eligible()
+    if new.checking_until is not None:
+        if not over and now < new.checking_until:
+            return
+        assert new.tan is not None and new.claimant is not None
+        if match_index(new.layout, new.tan, new.round_category) is None:
             _bluffo_win(new, now)
-        else:
-            _no_winner(new, now, "all_disqualified" if not new.eligible() else "timer")
+            return
+        if now >= new.checking_until:  # the verdict: wrong; the others search on
+            new.checking_until = None
+            new.log = (*new.log, ("claim_wrong", new.claimant))
+    if over or now >= round_end(new):
+        _no_winner(new, now, "all_disqualified" if over else "timer")
 
 
 # --------------------------------------------------------------------------------------------
@@ -441,9 +457,9 @@ def _settle(new: State, entries: list[Pending], log: list[tuple[Any, ...]], now:
             _no_winner(new, now, "no_match_call")
             return True
     new.disqualified = frozenset(disqualified)
-    if claimed and not has_match:  # C10: the others may still search, briefly
-        new.confirm_until = now + new.options.confirm_window_ms
-        log.append(("confirming", new.claimant, new.confirm_until))
+    if claimed:  # C10: checked for a while, right or wrong; nobody is told which until then
+        new.checking_until = now + new.options.confirm_window_ms
+        log.append(("checking", new.claimant, new.checking_until))
     return False
 
 
@@ -508,7 +524,7 @@ def _end_round(new: State, now: int, winner: int | None) -> None:
     opts = new.options
     new.phase = PAUSE
     new.pending = ()
-    new.confirm_until = None
+    new.checking_until = None
     new.next_reveal_ms = now + opts.reveal_pause_ms
     if new.covered:
         if opts.dealers_choice and winner is not None:
