@@ -6,6 +6,7 @@ race is decided 250 ms after its first call, the tie window is 20 ms, late calls
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -35,6 +36,7 @@ from parlour.games.snap import (
 )
 from parlour.games.snap.cards import deal, shuffled_deck
 from tests.games.snap.helpers import (
+    NO_DELAY,
     call,
     flip,
     last_event,
@@ -169,6 +171,80 @@ def test_N3_shuffle_on_recycle_option_reorders_from_the_seed() -> None:
     assert len(orders) > 1 and cards not in orders
 
 
+DELAYED = SnapOptions(3)
+"""The default options: flipped cards are revealed after 150 to 350 ms (N3)."""
+
+
+def test_N3_the_card_appears_after_a_random_delay_drawn_from_the_seed() -> None:
+    delays = []
+    for seed in range(40):
+        state = position(["9C 2C", "3D 4D", "2H 5H"], turn=1, options=DELAYED, seed=seed)
+        flipped = step(state, 1, FLIP, 1000)
+        assert flipped.flipping is not None and flipped.piles == state.piles
+        assert flipped.seq == 0 and flipped.stocks == state.stocks  # still on the stock
+        due = deadline(flipped)
+        assert due is not None and 1150 <= due <= 1350
+        with pytest.raises(IllegalAction, match="nothing is due"):
+            apply(flipped, None, TIMEOUT, due - 1)
+        shown = timeout(flipped)
+        assert pile(shown, 1) == "3D" and shown.seq == 1 and shown.flipping is None
+        assert shown.reveal_ms == due and last_event(shown)[:5] == ("flip", 1, 1, card("3D"), due)
+        assert shown.flip_open_ms == due + 900
+        again = timeout(step(state, 1, FLIP, 1000))
+        assert again == shown  # the same seed draws the same delay
+        delays.append(due - 1000)
+    assert len(set(delays)) > 10 and min(delays) >= 150 and max(delays) <= 350
+
+
+def test_N3_nobody_sees_the_flipped_card_before_the_reveal() -> None:
+    state = position(["9C 2C", "3D 4D", "2H 5H"], turn=1, options=DELAYED, seed=4)
+    flipped = step(state, 1, FLIP, 1000)
+    for seat in (None, 0, 1, 2):
+        before, after = view(state, seat), view(flipped, seat)
+        assert after["flipping"] == 1 and before["flipping"] is None
+        assert after["deadline_ms"] is None  # not even when the card will appear
+        assert after["seats"] == before["seats"] and after["log"] == before["log"]
+        assert '"3D"' not in json.dumps(after)
+        assert after["legal_actions"] == (["snap"] if seat is not None else [])
+    shown = timeout(flipped)
+    assert all(view(shown, s)["seats"][1]["top"] == "3D" for s in (None, 0, 1, 2))
+
+
+def test_N3_the_turn_timer_flip_is_revealed_after_the_delay_too() -> None:
+    state = position(["9C 2C", "3D 2D"], turn=0, options=SnapOptions(2), seed=7)
+    state = timeout(state)  # the turn timer flips at 3000
+    assert state.flipping is not None and state.flipping[0] == 3000 and state.flipping[2]
+    state = timeout(state)
+    assert state.reveal_ms > 3000 and last_event(state)[5] is True and pile(state, 0) == "9C"
+
+
+def test_N3_calls_during_the_delay_are_judged_on_the_cards_showing() -> None:
+    state = position(["7C 2C", "4D 5D", "9H 2D"], piles=["", "", "7H"], turn=0, options=DELAYED)
+    state = flip(state, now=0)  # 7C meets 7H; nobody calls
+    state = timeout(state)  # flips open
+    t = state.clock_ms
+    state = step(state, 1, FLIP, t)  # seat 1 flips; its card is on its way
+    state = call(state, 2, t + 50)  # the sevens still show: a valid call
+    assert state.race and deadline(state) == t + 300
+    assert state.flipping is not None and state.flipping[1] < t + 300
+    state = timeout(state)  # the race is decided first; the reveal waited for it
+    assert last_event(state)[:3] == ("win", 1, 2) and state.flipping == (t, t + 300, False)
+    state = timeout(state)
+    assert state.reveal_ms == t + 300 and pile(state, 1) == "4D" and state.seq == 2
+
+
+def test_N3_a_flipper_who_goes_out_during_the_delay_flips_nothing() -> None:
+    state = position(["2C", "3D 2D", "5H 6H"], turn=0, options=DELAYED, seed=1)
+    state = flip(state, now=0)  # seat 0 flips its last card, 2C
+    state = flip(state)  # seat 1: 3D
+    state = flip(state)  # seat 2: 5H
+    state = timeout(state)  # flips open
+    state = step(state, 0, FLIP, state.clock_ms)  # seat 0 will recycle 2C and flip it...
+    state = call(state, 0, state.clock_ms + 10)  # ...but gives it away for a false call
+    assert state.out[0] is not None and state.flipping is None and state.turn == 1
+    assert deadline(state) == state.clock_ms + 3000  # seat 1's turn timer, from now
+
+
 def test_N3_flips_wait_for_the_minimum_interval() -> None:
     state = position(["2C 3C 4C", "2D 3D 4D"], turn=0)
     state = flip(state, now=1000)
@@ -179,15 +255,15 @@ def test_N3_flips_wait_for_the_minimum_interval() -> None:
     opened = timeout(state)  # at 1900: only the clock moves
     assert opened.clock_ms == 1900 and opened.piles == state.piles
     assert legal_actions(opened, 1) == [FLIP, SNAP]
-    assert step(opened, 1, FLIP, 1950).seq == 2
+    assert timeout(step(opened, 1, FLIP, 1950)).seq == 2
 
 
 def test_N3_turn_timer_flips_for_the_seat_to_act() -> None:
     state = position(["2C 3C 4C", "2D 3D 4D"], turn=0)
     assert deadline(state) == 3000  # the first flip: 3000 ms from the start
-    state = timeout(state)
+    state = timeout(timeout(state))  # the turn timer flips; the card is revealed
     assert state.seq == 1 and pile(state, 0) == "2C" and last_event(state)[5] is True
-    state = timeout(timeout(state))  # flips open at 3900, the timer runs out at 6900
+    state = timeout(timeout(timeout(state)))  # flips open at 3900, the timer runs out at 6900
     assert state.reveal_ms == 6900 and pile(state, 1) == "2D"
 
 
@@ -316,7 +392,7 @@ def test_N6_a_tie_on_one_pile_and_the_pot_adds_the_pile_to_the_pot() -> None:
 
 
 def test_N6_index_card_variant_never_ties() -> None:
-    options = SnapOptions(4, index_card=True)
+    options = SnapOptions(4, index_card=True, **NO_DELAY)
     winners = set()
     for seed in range(20):
         state = flip(claim_position(options=options, seed=seed), now=0)  # type: ignore[arg-type]

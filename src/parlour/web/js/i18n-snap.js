@@ -45,6 +45,8 @@ addMessages({
   "snap.status.your_turn_soon": "Your turn next — wait for the card to settle.",
   "snap.status.their_turn": "{name} flips next.",
   "snap.status.race": "Snap! called — deciding who was first…",
+  "snap.status.flipping": "{name} flipped — the card is coming…",
+  "snap.status.flipping_you": "You flipped — the card is coming…",
   "snap.status.watching": "You are watching. {name} flips next.",
   "snap.status.out": "You are out — watch the others finish.",
   "snap.status.over": "The game is over.",
