@@ -219,9 +219,9 @@ def apply(state: State, seat: int | None, action: Action, now_ms: int) -> State:
 
     Raises ``GameOver`` after the end; ``NotYourTurn`` for a seat that is out, not a seat, or
     flipping out of turn, and for anything but a timeout from the referee; ``IllegalAction`` for
-    a flip that is too early or during a race, a timeout before the deadline or from a seat, a
-    decision with no race pending, and
-    inputs out of time order or after the deadline; ``InvalidAction`` for something that is not
+    a flip that is too early, during a race or before the previous flip is revealed, a timeout
+    before the deadline or from a seat, a decision with no race pending, and inputs out of time
+    order or after the deadline; ``InvalidAction`` for something that is not
     a SNAP action, a bad reaction time or a bad time. ``state`` itself is never changed.
     """
     if state.over is not None:
