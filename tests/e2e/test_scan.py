@@ -150,7 +150,7 @@ def test_a_player_plays_a_whole_scan_game_by_keyboard(
 
     handled = ""
     shots_taken: set[str] = set()
-    touched = wrong = bluffos = choices = sat_out = 0
+    touched = wrong = bluffos = checked = choices = sat_out = 0
     deadline = time.monotonic() + 240
     while True:
         assert time.monotonic() < deadline, "the game did not finish in time"
@@ -192,6 +192,17 @@ def test_a_player_plays_a_whole_scan_game_by_keyboard(
             if state["canBluffo"] == "1":
                 page.keyboard.press("b")
                 bluffos += 1
+                # C10: the claim is checked, with the same neutral state whether it is right
+                page.wait_for_function(
+                    f"() => document.body.dataset.checking === '1' "
+                    f"|| document.body.dataset.seq !== '{handled}' "
+                    "|| document.body.dataset.phase !== 'round'",
+                    timeout=10_000,
+                    **POLL,
+                )
+                if page.evaluate("document.body.dataset.checking") == "1":
+                    checked += 1
+                    assert "checking" in page.locator("#status").inner_text()
             continue
         if seq >= 4 and not wrong:  # a wrong card on purpose: this seat is out until the next card
             _type_card(page, (match + 1) % len(layout))
@@ -222,6 +233,7 @@ def test_a_player_plays_a_whole_scan_game_by_keyboard(
             page.click("#btn-cb")
 
     assert touched >= 5 and wrong == 1
+    assert checked >= 1 or not bluffos, (checked, bluffos)
     page.wait_for_selector("#results-dialog[open] .ranking")
     assert page.locator("#results-dialog .ranking li").count() == 2
     summary = page.locator("#rt-summary").inner_text()

@@ -7,6 +7,7 @@ timeout ``decision_window_ms`` (250) after the first undecided input arrived.
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -31,6 +32,7 @@ from parlour.games.scan import (
     new_state,
     outcome,
     race,
+    state_from_cards,
     to_act,
     view,
 )
@@ -320,10 +322,22 @@ def test_C10_the_first_slap_counts_and_later_ones_are_ignored() -> None:
 
 def test_C10_wrong_slap_and_nobody_finds_the_match_is_no_winner() -> None:
     state = decide(act(position(3, bluffo=True, won=[[1], [], []]), 0, BLUFFO, T + 500))
-    assert deadline_kind(state) == "round_timer"
+    assert deadline(state) == T + 3750 and deadline_kind(state) == "checking"  # as if right
+    state = timeout(state)  # the verdict: the claim was wrong, the others search on
+    assert state.phase == ROUND and ("claim_wrong", 0) in state.log
+    assert deadline(state) == T + 20_000 and deadline_kind(state) == "round_timer"
     state = timeout(state)
     assert events(state, "no_winner") == [("no_winner", "timer", 0)]
     assert state.won[0] == (TAN[1],) and state.stack == 3
+
+
+def test_C10_a_wrong_claim_is_checked_for_the_full_window_even_past_the_round_timer() -> None:
+    state = position(3, bluffo=True, round_timer_ms=2_000)
+    state = decide(act(state, 0, BLUFFO, T + 1_500))  # decided at T + 1750
+    assert deadline(state) == T + 4_750 and deadline_kind(state) == "checking"
+    state = timeout(state)  # the verdict, and the round timer has run out too
+    assert state.phase == PAUSE and ("claim_wrong", 0) in state.log
+    assert events(state, "no_winner") == [("no_winner", "timer", 0)]
 
 
 def test_C10_right_slap_confirmation_window_then_the_claimant_scores() -> None:
@@ -333,14 +347,63 @@ def test_C10_right_slap_confirmation_window_then_the_claimant_scores() -> None:
     state = act(state, 0, BLUFFO, T + 1000)
     assert deadline(state) == T + 1250
     state = timeout(state)
-    assert state.claimant == 0 and state.confirm_until == T + 1250 + 3000
-    assert deadline(state) == T + 4250 and deadline_kind(state) == "confirmation"
-    assert ("confirming", 0, T + 4250) in state.log
+    assert state.claimant == 0 and state.checking_until == T + 1250 + 3000
+    assert deadline(state) == T + 4250 and deadline_kind(state) == "checking"
+    assert ("checking", 0, T + 4250) in state.log
     state = timeout(state)
     assert state.phase == PAUSE and state.set_aside == (TAN[0],)
     assert state.bluffos == (1, 0, 0) and state.stack == 2
     assert state.won == ((TAN[1],), (), ())
     assert state.score(0) == 3
+
+
+def _claim_round(right: bool) -> State:
+    # The same layout (blue 0 removed for Bluffo) and the same holdings; the revealed card is
+    # tan 0 (its shape match was removed: a claim is right) or tan 1 (matched by blue 1).
+    tan, blue = small_deck(6)
+    first, second = (tan[0], tan[1]) if right else (tan[1], tan[0])
+    state = state_from_cards(
+        [first, second, tan[2], tan[3]],
+        blue[1:],
+        removed=blue[:1],
+        won=[[], [tan[4]], [tan[5]]],
+        options=ScanOptions(3, bluffo=True),
+        reveal_ms=T,
+    )
+    check_invariants(state)
+    return state
+
+
+def _neutral(view_: dict[str, object]) -> str:
+    # A view as text with the revealed card masked (it is public, and the only difference).
+    shown = dict(view_)
+    shown["tan"] = None
+    shown["log"] = [{**e, "tan": None} if e["type"] == "reveal" else e for e in view_["log"]]  # type: ignore[attr-defined]
+    return json.dumps(shown, sort_keys=True)
+
+
+def test_C10_nobody_can_tell_a_right_claim_from_a_wrong_one_until_the_verdict() -> None:
+    right, wrong = _claim_round(True), _claim_round(False)
+    assert match_of(right) is None and match_of(wrong) == 0
+    steps = [
+        (0, BLUFFO, T + 500),  # seat 0 claims "no match"
+        (None, Timeout(), T + 750),  # the claim is decided: checking until T + 3750
+        (1, Touch(2), T + 1_500),  # a wrong touch either way
+        (None, Timeout(), T + 1_750),
+    ]
+    seen = []
+    for seat, action, at in steps:
+        right, wrong = apply(right, seat, action, at), apply(wrong, seat, action, at)  # type: ignore[arg-type]
+        for viewer in (None, 0, 1, 2):
+            assert _neutral(view(right, viewer)) == _neutral(view(wrong, viewer))
+        assert deadline(right) == deadline(wrong) and race(right) == race(wrong)
+        seen.append(view(right, None)["deadline_kind"])
+    assert seen == ["decision", "checking", "decision", "checking"]
+    assert view(right, 2)["checking_until_ms"] == T + 3_750
+    right, wrong = timeout(right), timeout(wrong)  # the verdict
+    assert right.phase == PAUSE and right.bluffos == (1, 0, 0)
+    assert wrong.phase == ROUND and ("claim_wrong", 0) in wrong.log
+    assert _neutral(view(right, None)) != _neutral(view(wrong, None))
 
 
 def test_C10_every_touch_in_the_confirmation_window_is_wrong() -> None:
@@ -585,14 +648,41 @@ def test_C14_a_slap_before_the_window_counts_against_the_claimant() -> None:
     assert state.won == ((), (TAN[0], TAN[1]), ())
 
 
-def test_C14_a_wrong_touch_within_the_window_of_the_winner_is_beaten() -> None:
-    state = position(3, won=[[], [1], [2]])
+@pytest.mark.parametrize("bluffo", [False, True])
+def test_C7_a_wrong_touch_within_the_tie_window_before_the_winner_still_disqualifies(
+    bluffo: bool,
+) -> None:
+    state = position(3, won=[[], [1], [2]], bluffo=bluffo)
     state = act(state, 1, Touch(4, rt_ms=490), T + 490)  # wrong, 10 ms before the winner
-    state = act(state, 2, Touch(3, rt_ms=470), T + 495)  # wrong, 30 ms before: counts
+    state = act(state, 2, Touch(3, rt_ms=470), T + 495)  # wrong, 30 ms before
     state = decide(act(state, 0, Touch(0, rt_ms=500), T + 500))
-    assert state.disqualified == {2}
-    assert ("touch", 1, 4, 490, "beaten") in state.log
-    assert state.won == ((TAN[0], TAN[2]), (TAN[1],), ())
+    assert state.disqualified == {1, 2}
+    assert ("touch", 1, 4, 490, "wrong") in state.log
+    assert ("touch", 2, 3, 470, "wrong") in state.log
+    assert state.won == ((TAN[0], TAN[1], TAN[2]), (), ())  # both pay a card (C8)
+
+
+def test_C7_a_wrong_touch_at_the_same_time_as_the_winner_disqualifies() -> None:
+    state = position(3, won=[[], [1], []])
+    state = act(state, 1, Touch(4, rt_ms=500), T + 500)
+    state = decide(act(state, 0, Touch(0, rt_ms=500), T + 501))
+    assert state.disqualified == {1} and state.won == ((TAN[0], TAN[1]), (), ())
+
+
+def test_C7_a_wrong_touch_after_the_winning_touch_is_too_late() -> None:
+    state = position(3, won=[[], [1], []])
+    state = act(state, 0, Touch(0, rt_ms=500), T + 500)
+    state = decide(act(state, 1, Touch(4, rt_ms=510), T + 510))  # the round was already won
+    assert state.disqualified == frozenset() and ("touch", 1, 4, 510, "late") in state.log
+    assert state.won == ((TAN[0],), (TAN[1],), ())
+
+
+def test_C10_a_wrong_no_match_call_within_the_tie_window_before_the_winner_disqualifies() -> None:
+    state = position(3, bluffo=True, bluffos=[1, 1, 1], won=[[], [1], []])
+    state = act(state, 1, Bluffo(rt_ms=490), T + 490)  # empty stack: a "no match" call
+    state = decide(act(state, 0, Touch(0, rt_ms=500), T + 500))
+    assert state.disqualified == {1} and ("bluffo", 1, 490, "wrong") in state.log
+    assert state.won == ((TAN[0], TAN[1]), (), ())
 
 
 def test_C14_the_reaction_time_defaults_to_the_time_since_the_reveal() -> None:

@@ -17,6 +17,9 @@ from parlour.games.snap import (
     state_from_deal,
 )
 
+NO_DELAY = {"reveal_delay_min_ms": 0, "reveal_delay_max_ms": 0}
+"""Options of a game whose flipped cards are revealed at once."""
+
 
 def position(
     stocks: Sequence[str],
@@ -25,7 +28,11 @@ def position(
     **kwargs: Any,
 ) -> State:
     """A checked position from card names: ``stocks`` top first, ``piles`` and ``pot`` bottom
-    first, each a space-separated string (see ``state_from_deal`` for the keywords)."""
+    first, each a space-separated string (see ``state_from_deal`` for the keywords). Without
+    ``options``, flipped cards are revealed with no delay (N3's delay has tests of its own), so
+    that a flip at ``t`` reveals at ``t``."""
+    if "options" not in kwargs:
+        kwargs["options"] = NO_DELAY | {"players": len(stocks)}
     state = state_from_deal(stocks, piles, pot, **kwargs)
     check_invariants(state)
     return state
@@ -47,10 +54,12 @@ def timeout(state: State) -> State:
 
 def flip(state: State, now: int | None = None) -> State:
     """The seat to act flips at ``now`` (default: as soon as flips are open), opening flips with
-    the timeout first if no input has come since they opened."""
+    the timeout first if no input has come since they opened, and the card is revealed at the
+    timeout after the reveal delay (N3)."""
     if state.clock_ms < state.flip_open_ms:
         state = timeout(state)
-    return step(state, state.turn, FLIP, state.clock_ms if now is None else now)
+    state = step(state, state.turn, FLIP, state.clock_ms if now is None else now)
+    return timeout(state) if state.over is None and state.flipping is not None else state
 
 
 def call(state: State, seat: int, now: int, rt: int | None = None) -> State:

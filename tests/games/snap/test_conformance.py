@@ -23,7 +23,7 @@ CONFIGS: list[tuple[int, dict[str, Any]]] = [
     (4, {}),
     (4, {"index_card": True}),
     (5, {"match": "rank_and_colour", "shuffle_on_recycle": True}),
-    (6, {"tie_window_ms": 150, "late_call_ms": 2000}),
+    (6, {"tie_window_ms": 150, "late_call_ms": 2000, "reveal_delay_max_ms": 2000}),
     (
         7,
         {
@@ -31,6 +31,8 @@ CONFIGS: list[tuple[int, dict[str, Any]]] = [
             "turn_timer_ms": 0,
             "decision_window_ms": 0,
             "late_call_ms": 0,
+            "reveal_delay_min_ms": 0,
+            "reveal_delay_max_ms": 0,
         },
     ),
     (9, {"index_card": True, "match": "rank_and_colour"}),

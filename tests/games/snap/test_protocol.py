@@ -82,7 +82,7 @@ def test_flips_open_only_by_an_input_at_or_after_the_opening_time() -> None:
     # any input at or after the opening time (a call here) opens them
     late = call(state, 2, 1900)
     assert legal_actions(late, 1) == [FLIP, SNAP]
-    assert apply(late, 1, FLIP, 1900).seq == 2
+    assert apply(late, 1, FLIP, 1900).flipping == (1900, 1900, False)  # revealed at once
 
 
 def test_the_game_over_refuses_everything() -> None:
@@ -156,6 +156,8 @@ def test_options() -> None:
         "turn_timer_ms": 3000,
         "late_call_ms": 600,
         "decision_window_ms": 250,
+        "reveal_delay_min_ms": 150,
+        "reveal_delay_max_ms": 350,
     }
     assert options_from_json(defaults) == SnapOptions()
     assert options_from_json({"players": 12, "match": "rank_and_colour"}).players == 12
@@ -168,6 +170,8 @@ def test_options() -> None:
         {"index_card": 1},
         {"tie_window_ms": -1},
         {"turn_timer_ms": 2.5},
+        {"reveal_delay_min_ms": 400},  # more than the maximum
+        {"reveal_delay_max_ms": 60_001},
         {"colour": True},
         [],
     ):

@@ -6,6 +6,7 @@ race is decided 250 ms after its first call, the tie window is 20 ms, late calls
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -18,6 +19,7 @@ from parlour.games.snap import (
     SNAP,
     TIMEOUT,
     SnapOptions,
+    State,
     apply,
     card,
     claim_set,
@@ -34,6 +36,7 @@ from parlour.games.snap import (
 )
 from parlour.games.snap.cards import deal, shuffled_deck
 from tests.games.snap.helpers import (
+    NO_DELAY,
     call,
     flip,
     last_event,
@@ -168,6 +171,80 @@ def test_N3_shuffle_on_recycle_option_reorders_from_the_seed() -> None:
     assert len(orders) > 1 and cards not in orders
 
 
+DELAYED = SnapOptions(3)
+"""The default options: flipped cards are revealed after 150 to 350 ms (N3)."""
+
+
+def test_N3_the_card_appears_after_a_random_delay_drawn_from_the_seed() -> None:
+    delays = []
+    for seed in range(40):
+        state = position(["9C 2C", "3D 4D", "2H 5H"], turn=1, options=DELAYED, seed=seed)
+        flipped = step(state, 1, FLIP, 1000)
+        assert flipped.flipping is not None and flipped.piles == state.piles
+        assert flipped.seq == 0 and flipped.stocks == state.stocks  # still on the stock
+        due = deadline(flipped)
+        assert due is not None and 1150 <= due <= 1350
+        with pytest.raises(IllegalAction, match="nothing is due"):
+            apply(flipped, None, TIMEOUT, due - 1)
+        shown = timeout(flipped)
+        assert pile(shown, 1) == "3D" and shown.seq == 1 and shown.flipping is None
+        assert shown.reveal_ms == due and last_event(shown)[:5] == ("flip", 1, 1, card("3D"), due)
+        assert shown.flip_open_ms == due + 900
+        again = timeout(step(state, 1, FLIP, 1000))
+        assert again == shown  # the same seed draws the same delay
+        delays.append(due - 1000)
+    assert len(set(delays)) > 10 and min(delays) >= 150 and max(delays) <= 350
+
+
+def test_N3_nobody_sees_the_flipped_card_before_the_reveal() -> None:
+    state = position(["9C 2C", "3D 4D", "2H 5H"], turn=1, options=DELAYED, seed=4)
+    flipped = step(state, 1, FLIP, 1000)
+    for seat in (None, 0, 1, 2):
+        before, after = view(state, seat), view(flipped, seat)
+        assert after["flipping"] == 1 and before["flipping"] is None
+        assert after["deadline_ms"] is None  # not even when the card will appear
+        assert after["seats"] == before["seats"] and after["log"] == before["log"]
+        assert '"3D"' not in json.dumps(after)
+        assert after["legal_actions"] == (["snap"] if seat is not None else [])
+    shown = timeout(flipped)
+    assert all(view(shown, s)["seats"][1]["top"] == "3D" for s in (None, 0, 1, 2))
+
+
+def test_N3_the_turn_timer_flip_is_revealed_after_the_delay_too() -> None:
+    state = position(["9C 2C", "3D 2D"], turn=0, options=SnapOptions(2), seed=7)
+    state = timeout(state)  # the turn timer flips at 3000
+    assert state.flipping is not None and state.flipping[0] == 3000 and state.flipping[2]
+    state = timeout(state)
+    assert state.reveal_ms > 3000 and last_event(state)[5] is True and pile(state, 0) == "9C"
+
+
+def test_N3_calls_during_the_delay_are_judged_on_the_cards_showing() -> None:
+    state = position(["7C 2C", "4D 5D", "9H 2D"], piles=["", "", "7H"], turn=0, options=DELAYED)
+    state = flip(state, now=0)  # 7C meets 7H; nobody calls
+    state = timeout(state)  # flips open
+    t = state.clock_ms
+    state = step(state, 1, FLIP, t)  # seat 1 flips; its card is on its way
+    state = call(state, 2, t + 50)  # the sevens still show: a valid call
+    assert state.race and deadline(state) == t + 300
+    assert state.flipping is not None and state.flipping[1] < t + 300
+    state = timeout(state)  # the race is decided first; the reveal waited for it
+    assert last_event(state)[:3] == ("win", 1, 2) and state.flipping == (t, t + 300, False)
+    state = timeout(state)
+    assert state.reveal_ms == t + 300 and pile(state, 1) == "4D" and state.seq == 2
+
+
+def test_N3_a_flipper_who_goes_out_during_the_delay_flips_nothing() -> None:
+    state = position(["2C", "3D 2D", "5H 6H"], turn=0, options=DELAYED, seed=1)
+    state = flip(state, now=0)  # seat 0 flips its last card, 2C
+    state = flip(state)  # seat 1: 3D
+    state = flip(state)  # seat 2: 5H
+    state = timeout(state)  # flips open
+    state = step(state, 0, FLIP, state.clock_ms)  # seat 0 will recycle 2C and flip it...
+    state = call(state, 0, state.clock_ms + 10)  # ...but gives it away for a false call
+    assert state.out[0] is not None and state.flipping is None and state.turn == 1
+    assert deadline(state) == state.clock_ms + 3000  # seat 1's turn timer, from now
+
+
 def test_N3_flips_wait_for_the_minimum_interval() -> None:
     state = position(["2C 3C 4C", "2D 3D 4D"], turn=0)
     state = flip(state, now=1000)
@@ -178,15 +255,15 @@ def test_N3_flips_wait_for_the_minimum_interval() -> None:
     opened = timeout(state)  # at 1900: only the clock moves
     assert opened.clock_ms == 1900 and opened.piles == state.piles
     assert legal_actions(opened, 1) == [FLIP, SNAP]
-    assert step(opened, 1, FLIP, 1950).seq == 2
+    assert timeout(step(opened, 1, FLIP, 1950)).seq == 2
 
 
 def test_N3_turn_timer_flips_for_the_seat_to_act() -> None:
     state = position(["2C 3C 4C", "2D 3D 4D"], turn=0)
     assert deadline(state) == 3000  # the first flip: 3000 ms from the start
-    state = timeout(state)
+    state = timeout(timeout(state))  # the turn timer flips; the card is revealed
     assert state.seq == 1 and pile(state, 0) == "2C" and last_event(state)[5] is True
-    state = timeout(timeout(state))  # flips open at 3900, the timer runs out at 6900
+    state = timeout(timeout(timeout(state)))  # flips open at 3900, the timer runs out at 6900
     assert state.reveal_ms == 6900 and pile(state, 1) == "2D"
 
 
@@ -315,7 +392,7 @@ def test_N6_a_tie_on_one_pile_and_the_pot_adds_the_pile_to_the_pot() -> None:
 
 
 def test_N6_index_card_variant_never_ties() -> None:
-    options = SnapOptions(4, index_card=True)
+    options = SnapOptions(4, index_card=True, **NO_DELAY)
     winners = set()
     for seed in range(20):
         state = flip(claim_position(options=options, seed=seed), now=0)  # type: ignore[arg-type]
@@ -505,26 +582,62 @@ def test_N8_dead_position_by_rank_and_colour() -> None:
     assert position(["7H 2C", "7D 3D"], options=options).over is None
 
 
-def test_N8_a_repeated_arrangement_with_no_capture_ends_the_game() -> None:
-    state = position(["5H", "5S 9C"], turn=0)
+def _flips_until_over(state: State, flips: int) -> tuple[State, list[tuple[object, ...]]]:
+    # Let the turn timer flip (nobody calls) until the game ends or ``flips`` more flips.
     arrangements = []
-    while state.over is None:
+    stop = state.seq + flips
+    while state.over is None and state.seq < stop:
         seq = state.seq
-        state = timeout(state)  # nobody calls, even on the 5s
+        state = timeout(state)
         if state.seq > seq:
             arrangements.append((state.turn, state.stocks, state.piles))
-    # flip 3 repeats flip 2's cards but not its turn; flip 6 repeats flip 2 exactly
-    assert state.over == "loop" and state.seq == 6
-    assert arrangements[2][1:] == arrangements[1][1:] and arrangements[2] != arrangements[1]
-    assert arrangements[5] == arrangements[1] and len(set(arrangements[:5])) == 5
+    return state, arrangements
+
+
+def test_N8_a_repeated_arrangement_with_no_snap_in_the_cycle_ends_the_game() -> None:
+    # The two fives are never face up together: flips 2 to 7 repeat with no snap in them.
+    state = position(["5H 7C 8C", "9D 5S JD"], turn=0)
+    assert not dead_position(state)
+    state, arrangements = _flips_until_over(state, 20)
+    assert state.over == "loop" and state.seq == 8
+    assert arrangements[7] == arrangements[1] and len(set(arrangements[:7])) == 7
     result = outcome(state)
-    assert result is not None and result["ranks"] == [2, 1]
+    assert result is not None and result["ranks"] == [1, 1]
 
 
-def test_N8_a_capture_clears_the_arrangement_history() -> None:
-    state = flip(claim_position(), now=0)  # type: ignore[arg-type]
+def test_N8_a_cycle_that_contains_a_missed_snap_is_not_a_loop() -> None:
+    state = position(["5H", "5S 9C"], turn=0)
+    state, arrangements = _flips_until_over(state, 18)
+    # flip 6 repeats flip 2 exactly, and flip 2 showed two fives that nobody called
+    assert arrangements[5] == arrangements[1] and snap_valid_tops(arrangements[1])
+    assert state.over is None and state.seq == 18
+    state = timeout(call(state, 1, state.clock_ms + 300))  # flip 18 shows 5H and 5S again
+    assert ("win", 18, 1) in [e[:3] for e in state.events(since_flip=True)]
+
+
+def test_N8_no_loop_rule_with_shuffle_on_recycle() -> None:
+    options = SnapOptions(2, shuffle_on_recycle=True)
+    state = position(["5H 7C 8C", "9D 5S JD"], turn=0, options=options, seed=3)
+    state, arrangements = _flips_until_over(state, 2000)
+    assert len(set(arrangements)) < len(arrangements)  # arrangements repeated...
+    assert state.over == "flip_cap"  # ...but only the cap ended the game
+
+
+def snap_valid_tops(arrangement: tuple[object, ...]) -> bool:
+    piles = arrangement[2]
+    assert isinstance(piles, tuple)
+    ranks = [name(p[-1])[:-1] for p in piles if p]
+    return len(ranks) != len(set(ranks))
+
+
+def test_N8_a_snap_showing_or_a_capture_clears_the_arrangement_history() -> None:
+    state = flip(position(["2C 3C", "4D 3D", "2H 8H"], turn=0), now=0)
     assert len(state.seen) == 1
-    assert timeout(call(state, 0, 300)).seen == frozenset()
+    state = flip(flip(state))  # 4D, then 2H: a snap with nobody calling yet
+    assert snap_valid(state) and state.seen == frozenset()
+    state = timeout(call(state, 0, state.clock_ms + 300))
+    assert last_event(state)[0] == "win" and state.seen == frozenset()
+    assert len(flip(state).seen) == 1  # 3C, 4D: no snap
 
 
 def test_N8_hard_cap_after_1000_flips_ranked_by_cards_held() -> None:
@@ -601,13 +714,17 @@ def test_N9_anticipation_is_judged_on_the_state_before_the_reveal() -> None:
     assert last_event(timeout(state))[:3] == ("win", 3, 2)
 
 
-def test_N9_anticipation_on_a_missed_snap_the_reveal_covered_is_a_false_call() -> None:
+def test_N9_a_call_on_a_missed_snap_the_reveal_covered_is_ignored_without_penalty() -> None:
     state = position(["7C 2S", "4D 5D", "9H 2D"], piles=["", "", "7H"], turn=0)
     state = flip(state, now=0)  # 7C meets 7H; nobody calls
     state = flip(state)  # seat 1 flips 4D at 900
     state = flip(state)  # seat 2 flips 9H onto 7H at 1800
     assert state.prev_valid and not snap_valid(state)
-    assert verdicts(call(state, 0, 1850)) == [(0, "false")]
+    after = call(state, 0, 1850)  # 50 ms: a call on the arrangement before, valid then
+    assert verdicts(after) == [(0, "stale")]
+    assert after.stocks == state.stocks and after.piles == state.piles and not after.race
+    assert view(after, 1)["log"][-1]["verdict"] == "stale"
+    assert verdicts(call(after, 0, 1900)) == [(0, "stale"), (0, "false")]  # 100 ms: judged now
 
 
 def test_N9_the_referee_may_decide_a_race_before_its_deadline() -> None:

@@ -32,9 +32,9 @@ from parlour.games.scan.actions import (
     parse_action,
 )
 from parlour.games.scan.cards import CATEGORIES, Card, deal_deck, latin_rectangle, match_index
+from parlour.games.scan.invariants import check_invariants
 from parlour.games.scan.rules import (
     apply,
-    check_invariants,
     deadline,
     deadline_kind,
     legal_actions,

@@ -11,7 +11,10 @@ exactly one deadline until the game is over:
   the card is revealed at once if the pause is over too. After a game's last round of a four in a
   row series, the timeout sets up the next game and the pause starts again before its reveal.
 - *round* with no undecided input: the end of the round, ``round_timer_ms`` after the reveal
-  (C9), or, after a right Bluffo slap, the end of the confirmation window.
+  (C9), or, after a Bluffo slap, the end of its check (``confirm_window_ms`` after the slap was
+  decided, right or wrong, so that nobody can tell which until then, C10): a right claim then
+  wins; a wrong one is logged as such and the round goes on to its timer (or ends at once if
+  the timer has run out meanwhile).
 - *round* with undecided inputs: ``decision_window_ms`` after the first of them arrived (or the
   end of the round, if earlier). Inputs are collected until then: a seat has at most one input
   waiting, and leaves ``to_act`` until it is decided.
@@ -23,8 +26,9 @@ simultaneous (``core.race.first_group``).
 - If a correct touch is among them, the earliest correct touch and the correct touches within
   the window of it are simultaneous: one of them wins (drawn from the seeded generator if
   several). Inputs more than the window before it take effect first (a wrong touch disqualifies;
-  a slap makes a wrong claimant); every other input is beaten (within the window: a correct
-  touch beats a simultaneous Bluffo slap or wrong touch) or too late.
+  a slap makes a wrong claimant), and so do wrong touches and "no match" calls up to the first
+  correct touch (C7: the window is no grace for them); a Bluffo slap within the window is
+  beaten (C14); every other input is too late.
 - Otherwise every input takes effect in order: a wrong touch disqualifies; the earliest Bluffo
   slap (simultaneous slaps: drawn) becomes the claim if there is none yet, later slaps are
   ignored; a "no match" call (empty stack) is right, and the round ends with no winner, or
@@ -58,10 +62,7 @@ from parlour.games.scan.actions import (
     check_action,
 )
 from parlour.games.scan.cards import (
-    BLUFFO_CARDS,
-    CARDS,
     CATEGORIES,
-    DESIGNS,
     Card,
     match_index,
 )
@@ -114,10 +115,11 @@ def legal_actions(state: State, seat: int) -> list[Action]:
 
 
 def round_end(state: State) -> int:
-    """When the current round ends with no further input: the end of the confirmation window
-    after a right Bluffo slap, else ``round_timer_ms`` after the reveal (C9)."""
-    if state.confirm_until is not None:
-        return state.confirm_until
+    """When the current round ends with no further input, or its Bluffo claim is judged: the
+    end of the claim's check while one is checked (C10), else ``round_timer_ms`` after the
+    reveal (C9)."""
+    if state.checking_until is not None:
+        return state.checking_until
     return state.reveal_ms + state.options.round_timer_ms
 
 
@@ -136,12 +138,13 @@ def deadline(state: State) -> int | None:
 
 def deadline_kind(state: State) -> str | None:
     """What happens at the deadline: "reveal", "next_game", "choice", "decision",
-    "confirmation", "round_timer", or ``None`` when the game is over."""
+    "checking" (the end of a Bluffo claim's check, right or wrong), "round_timer", or ``None``
+    when the game is over."""
     if state.phase == ROUND:
         end = round_end(state)
         if state.pending and state.pending[0].arrival_ms + state.options.decision_window_ms < end:
             return "decision"
-        return "confirmation" if state.confirm_until is not None else "round_timer"
+        return "checking" if state.checking_until is not None else "round_timer"
     if state.phase == PAUSE:
         if state.chooser is not None:
             return "choice"
@@ -341,13 +344,24 @@ def _timeout(state: State, now: int) -> State:
 
 
 def _end_round_if_over(new: State, now: int) -> None:
-    # C9/C10: after a decision or at the deadline, end the round if nobody eligible is left or
-    # its end has come (a state under construction).
-    if new.phase == ROUND and (not new.eligible() or now >= round_end(new)):
-        if new.claimant is not None and new.confirm_until is not None:
+    # C9/C10: after a decision or at the deadline (a state under construction): judge a Bluffo
+    # claim whose check is over (or with nobody left to search), then end the round if nobody
+    # eligible is left or its timer has run out.
+    if new.phase != ROUND:
+        return
+    over = not new.eligible()
+    if new.checking_until is not None:
+        if not over and now < new.checking_until:
+            return
+        assert new.tan is not None and new.claimant is not None
+        if match_index(new.layout, new.tan, new.round_category) is None:
             _bluffo_win(new, now)
-        else:
-            _no_winner(new, now, "all_disqualified" if not new.eligible() else "timer")
+            return
+        if now >= new.checking_until:  # the verdict: wrong; the others search on
+            new.checking_until = None
+            new.log = (*new.log, ("claim_wrong", new.claimant))
+    if over or now >= round_end(new):
+        _no_winner(new, now, "all_disqualified" if over else "timer")
 
 
 # --------------------------------------------------------------------------------------------
@@ -382,15 +396,25 @@ def _decide(new: State, now: int) -> None:
     winner = tied[0] if len(tied) == 1 else _draw(new, "touch", tied)
     if len(tied) > 1:
         log.append(("draw", "touch", tuple(tied), winner))
-    before = [p for p in entries if p.rt_ms < first - tie]
+    # C7/C14: inputs before the window take effect, and so do wrong touches and "no match"
+    # calls up to the first correct touch; only a Bluffo slap within the window is beaten.
+    slap = new.stack > 0
+    before = [
+        p
+        for p in entries
+        if p.rt_ms < first - tie
+        or (p.rt_ms <= first and p not in correct and not (slap and p.kind == "bluffo"))
+    ]
     _settle(new, before, log, now)  # there is a match, so this cannot end the round
-    for p in entries[len(before) :]:
+    for p in entries:
+        if p in before:
+            continue
         if p.seat == winner:
             verdict = "won"
         elif p.seat in tied:
             verdict = "tie_lost"
         else:
-            verdict = "beaten" if p.rt_ms <= first + tie else "late"
+            verdict = "beaten" if slap and p.kind == "bluffo" and p.rt_ms <= first + tie else "late"
         log.append(_entry_event(p, verdict))
     new.log = tuple(log)
     _touch_win(new, winner, now)
@@ -433,9 +457,9 @@ def _settle(new: State, entries: list[Pending], log: list[tuple[Any, ...]], now:
             _no_winner(new, now, "no_match_call")
             return True
     new.disqualified = frozenset(disqualified)
-    if claimed and not has_match:  # C10: the others may still search, briefly
-        new.confirm_until = now + new.options.confirm_window_ms
-        log.append(("confirming", new.claimant, new.confirm_until))
+    if claimed:  # C10: checked for a while, right or wrong; nobody is told which until then
+        new.checking_until = now + new.options.confirm_window_ms
+        log.append(("checking", new.claimant, new.checking_until))
     return False
 
 
@@ -500,7 +524,7 @@ def _end_round(new: State, now: int, winner: int | None) -> None:
     opts = new.options
     new.phase = PAUSE
     new.pending = ()
-    new.confirm_until = None
+    new.checking_until = None
     new.next_reveal_ms = now + opts.reveal_pause_ms
     if new.covered:
         if opts.dealers_choice and winner is not None:
@@ -521,80 +545,3 @@ def _end_round(new: State, now: int, winner: int | None) -> None:
     new.log = (*new.log, ("game_over", new.game, scores))
     if new.game + 1 >= opts.games:
         new.phase = OVER
-
-
-# --------------------------------------------------------------------------------------------
-# Invariants
-
-
-def _matches(tan: Card, blue: tuple[Card, ...], category: int) -> list[Card]:
-    return [b for b in blue if b[category] == tan[category]]
-
-
-def check_invariants(state: State) -> None:
-    """Raise ``AssertionError`` if ``state`` is inconsistent: tan and blue cards conserved (each
-    in exactly one place), the C3 structure of the deck (designs once per category and colour,
-    four different matches per tan card, exactly one each in a full deck), the Bluffo cards (stack
-    and holdings make 3), the round's bookkeeping and the scores."""
-    n = state.players
-    assert 2 <= n <= 8
-    for per_seat in (state.won, state.bluffos, state.totals):
-        assert len(per_seat) == n, "a per-seat field has the wrong length"
-    in_play = [state.tan] if state.phase == ROUND and state.tan is not None else []
-    tans = [*state.covered, *in_play, *state.set_aside]
-    for pile in state.won:
-        tans += pile
-    assert len(set(tans)) == len(tans), "a tan card is in two places"
-    assert sorted(tans) == sorted(state.tan_deck), "tan cards are not conserved"
-    blues = [*state.layout, *state.removed]
-    assert len(set(blues)) == len(blues), "a blue card is in two places"
-    assert sorted(blues) == sorted(state.blue_deck), "blue cards are not conserved"
-    full = len(state.tan_deck) == CARDS and len(state.blue_deck) == CARDS
-    for deck in (state.tan_deck, state.blue_deck):
-        for c in range(4):
-            designs = {card[c] for card in deck}
-            assert len(designs) == len(deck), "a design appears twice in one colour"
-            if full:
-                assert designs == set(range(DESIGNS)), "a design is missing"
-    for tan in state.tan_deck:
-        hits = [b for c in range(4) for b in _matches(tan, state.blue_deck, c)]
-        assert len(set(hits)) == len(hits), "a tan card matches one blue card twice (C3)"
-        if full:
-            assert len(hits) == 4, "a tan card lacks a match in a full deck (C3)"
-    if state.options.bluffo:
-        assert state.stack + sum(state.bluffos) == BLUFFO_CARDS, "Bluffo cards not conserved"
-        if full:
-            assert len(state.removed) == BLUFFO_CARDS
-    else:
-        assert state.stack == 0 and not any(state.bluffos) and not state.removed
-    assert state.stack >= 0 and min(state.bluffos) >= 0
-    assert 0 <= state.game < state.options.games
-    assert state.series[state.game] == state.round_category or state.options.dealers_choice
-    assert len(state.results) in (state.game, state.game + 1)
-    assert state.game_finished == (len(state.results) == state.game + 1)
-    assert list(state.totals) == [sum(r.scores[s] for r in state.results) for s in range(n)]
-    if state.game_finished:
-        assert not state.covered and state.phase != ROUND
-    assert state.round == len(state.tan_deck) - len(state.covered)
-    assert state.seq >= state.round
-    if state.phase == ROUND:
-        assert state.tan is not None and state.chooser is None
-        assert state.reveal_ms <= state.time_ms
-        seats = [p.seat for p in state.pending]
-        assert len(set(seats)) == len(seats), "a seat has two inputs waiting"
-        assert set(seats) <= set(state.eligible()), "an ineligible seat has an input waiting"
-        assert all(p.arrival_ms <= state.time_ms for p in state.pending)
-        if state.claimant is not None:
-            assert state.claimant not in state.disqualified and state.options.bluffo
-        if state.confirm_until is not None:
-            assert state.claimant is not None
-            assert match_index(state.layout, state.tan, state.round_category) is None
-    else:
-        assert not state.pending and state.confirm_until is None
-        if state.chooser is not None:
-            assert state.options.dealers_choice and state.phase == PAUSE and state.covered
-    if state.phase == OVER:
-        assert state.game_finished and state.game == state.options.games - 1
-    else:
-        due = deadline(state)
-        assert due is not None and due >= state.time_ms, "the deadline lies in the past"

@@ -62,7 +62,8 @@ class ScanOptions:
     - ``four_in_a_row``: four games, one per category, won on total score (C13); cannot be
       combined with ``dealers_choice`` (each game keeps its category).
     - ``round_timer_ms`` (20000): a round with no winner by then ends (C9).
-    - ``confirm_window_ms`` (3000): how long the others may search after a right Bluffo slap.
+    - ``confirm_window_ms`` (3000): how long a Bluffo claim is checked: the others may search
+      on, and nobody is told whether the claim is right until then (C10).
     - ``choice_timer_ms`` (5000): how long the winner has to name the next category (C11).
     - ``tie_window_ms`` (20): inputs this close in reaction time are simultaneous (C14).
     - ``decision_window_ms`` (250): how long after the first undecided input arrives the race is
@@ -192,9 +193,9 @@ class State:
       first reveal of a game); ``phase``; ``seq``: reveals so far in the series (N9's sequence
       number); ``round``: reveals so far in this game; ``reveal_ms``: when ``tan`` was shown;
       ``time_ms``: when the last input was applied (time never runs backwards);
-    - ``disqualified``, ``claimant`` (the Bluffo claimant), ``confirm_until`` (the end of the
-      confirmation window after a right slap) and ``pending`` (undecided inputs in arrival
-      order) describe the round (kept during the following pause, for the table to show);
+    - ``disqualified``, ``claimant`` (the Bluffo claimant), ``checking_until`` (the end of the
+      window in which a claim, right or wrong, is checked) and ``pending`` (undecided inputs in
+      arrival order) describe the round (kept during the following pause, for the table to show);
     - ``won``: each seat's tan cards this game, most recent last; ``bluffos``: Bluffo cards
       held; ``stack``: the Bluffo stack; ``set_aside``: tan cards that scored for nobody;
     - ``next_reveal_ms``: when the pause ends; ``chooser``/``choice_until``: a pending
@@ -222,7 +223,7 @@ class State:
     time_ms: int
     disqualified: frozenset[int]
     claimant: int | None
-    confirm_until: int | None
+    checking_until: int | None
     pending: tuple[Pending, ...]
     won: tuple[tuple[Card, ...], ...]
     bluffos: tuple[int, ...]
@@ -309,7 +310,7 @@ def setup_game(state: State, game: int, now_ms: int) -> None:
     state.round = 0
     state.disqualified = frozenset()
     state.claimant = None
-    state.confirm_until = None
+    state.checking_until = None
     state.pending = ()
     state.won = ((),) * n
     state.bluffos = (0,) * n
@@ -334,7 +335,7 @@ def reveal(state: State, now_ms: int) -> None:
     state.round_category = state.category
     state.disqualified = frozenset()
     state.claimant = None
-    state.confirm_until = None
+    state.checking_until = None
     state.pending = ()
     state.chooser = None
     state.log = (("reveal", state.seq, state.tan, state.category, now_ms),)
@@ -364,7 +365,7 @@ def _blank(
         time_ms=0,
         disqualified=frozenset(),
         claimant=None,
-        confirm_until=None,
+        checking_until=None,
         pending=(),
         won=((),) * n,
         bluffos=(0,) * n,

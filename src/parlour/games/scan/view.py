@@ -6,7 +6,8 @@ are decided, with their verdicts), which seats have an input waiting, the deadli
 round, where its match lay (C9: "the match is highlighted"). The blue cards removed for Bluffo
 are shown once the game is over. Private: the order (and faces) of the tan cards still covered,
 which blue cards were removed (until the game is over), what another seat's waiting input is, the
-seed. A seat sees its own waiting input.
+seed, and whether a Bluffo claim is right until its check is over (C10: the same "checking"
+state and deadline either way). A seat sees its own waiting input.
 """
 
 from __future__ import annotations
@@ -47,8 +48,10 @@ def _event(event: tuple[Any, ...]) -> dict[str, Any]:
     if kind == "draw":
         _, what, seats, chosen = event
         return {"type": "draw", "input": what, "seats": list(seats), "chosen": chosen}
-    if kind == "confirming":
-        return {"type": "confirming", "seat": event[1], "until_ms": event[2]}
+    if kind == "checking":
+        return {"type": "checking", "seat": event[1], "until_ms": event[2]}
+    if kind == "claim_wrong":
+        return {"type": "claim_wrong", "seat": event[1]}
     if kind == "win":
         _, seat, how, taken = event
         gifts = [{"from": g, "card": _card(c)} for g, c in taken]
@@ -120,7 +123,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "removed_count": len(state.removed),
         "disqualified": sorted(state.disqualified),
         "claimant": state.claimant,
-        "confirm_until_ms": state.confirm_until,
+        "checking_until_ms": state.checking_until,
         "waiting": [p.seat for p in state.pending],
         "my_input": _pending(mine[0]) if mine else None,
         "match": match,

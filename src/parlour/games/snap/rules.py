@@ -6,10 +6,15 @@ come in time order and never after ``deadline(state)``: the referee applies ``Ti
 
 1. the race decision, while valid calls are pending (first valid call's arrival +
    ``decision_window_ms``);
-2. the moment flips open (latest reveal + ``min_flip_interval_ms``), if no input has come since:
+2. the reveal of a flipped card (N3): a flip (the seat's ``Flip()`` or the turn timer's) leaves
+   the card on the stock, unseen by every seat, flipper included, for a delay drawn from the
+   seed (``reveal_delay_min_ms`` to ``reveal_delay_max_ms``); the timeout then turns it face up
+   (recycling first if the stock is empty) and that moment is the reveal. A race pending then
+   puts the reveal off until it is decided; a flipper who goes out meanwhile flips nothing;
+3. the moment flips open (latest reveal + ``min_flip_interval_ms``), if no input has come since:
    that timeout only moves the clock, so that ``Flip()`` becomes legal (legality depends on the
    state alone, never on the time an input carries);
-3. the turn timer: ``turn_timer_ms`` after the seat to act may flip (flips open, or a decided
+4. the turn timer: ``turn_timer_ms`` after the seat to act may flip (flips open, or a decided
    race, whichever is later); that timeout flips for it.
 
 How a call (``Snap(rt_ms)``) is judged, in this order. ``rt`` is the credited reaction time:
@@ -23,7 +28,9 @@ How a call (``Snap(rt_ms)``) is judged, in this order. ``rt`` is the credited re
 3. ``late``: within ``late_call_ms`` after a race was decided, before the next flip: ignored (N6).
 4. ``race``: a snap is valid now (N5) — for an anticipation call, valid before the latest reveal
    too: the call joins the race; the first one opens it.
-5. ``false``: otherwise (N7): the caller gives the top card of its stock (recycled first if
+5. ``stale``: an anticipation call on an arrangement that offered a snap the latest reveal
+   covered: it was right when made, so it is ignored, without penalty (N9).
+6. ``false``: otherwise (N7): the caller gives the top card of its stock (recycled first if
    empty) to the last flipper, or — if the caller is the last flipper or the last flipper is out —
    to the nearest seat still in counter-clockwise from the last flipper; it goes under the
    receiver's stock.
@@ -65,8 +72,8 @@ from parlour.games.snap.state import FLIP_CAP, State, next_in
 #   ("end", seq, reason, now)
 # ``entries`` are the race's ``(seat, rt)`` pairs, earliest first.
 
-EARLY, REPEAT, LATE, RACE, FALSE = "early", "repeat", "late", "race", "false"
-VERDICTS = (EARLY, REPEAT, LATE, RACE, FALSE)
+EARLY, REPEAT, LATE, RACE, STALE, FALSE = "early", "repeat", "late", "race", "stale", "false"
+VERDICTS = (EARLY, REPEAT, LATE, RACE, STALE, FALSE)
 
 # --------------------------------------------------------------------------------------------
 # Matching (N4, N5)
@@ -124,11 +131,13 @@ def to_act(state: State) -> tuple[int, ...]:
 
 
 def may_flip(state: State, seat: int) -> bool:
-    """Whether ``seat`` may flip now: it is its turn, no race is pending and flips are open."""
+    """Whether ``seat`` may flip now: it is its turn, no race is pending, flips are open and its
+    last flip has been revealed."""
     return (
         state.over is None
         and seat == state.turn
         and not state.race
+        and state.flipping is None
         and state.clock_ms >= state.flip_open_ms
     )
 
@@ -151,6 +160,8 @@ def deadline(state: State) -> int | None:
         return None
     if state.decide_ms is not None:
         return state.decide_ms
+    if state.flipping is not None:
+        return state.flipping[1]
     if state.clock_ms < state.flip_open_ms:
         return state.flip_open_ms
     return max(state.flip_open_ms, state.timer_from_ms) + state.options.turn_timer_ms
@@ -208,9 +219,9 @@ def apply(state: State, seat: int | None, action: Action, now_ms: int) -> State:
 
     Raises ``GameOver`` after the end; ``NotYourTurn`` for a seat that is out, not a seat, or
     flipping out of turn, and for anything but a timeout from the referee; ``IllegalAction`` for
-    a flip that is too early or during a race, a timeout before the deadline or from a seat, a
-    decision with no race pending, and
-    inputs out of time order or after the deadline; ``InvalidAction`` for something that is not
+    a flip that is too early, during a race or before the previous flip is revealed, a timeout
+    before the deadline or from a seat, a decision with no race pending, and inputs out of time
+    order or after the deadline; ``InvalidAction`` for something that is not
     a SNAP action, a bad reaction time or a bad time. ``state`` itself is never changed.
     """
     if state.over is not None:
@@ -254,7 +265,7 @@ def apply(state: State, seat: int | None, action: Action, now_ms: int) -> State:
         )
     if cls is Flip:
         _check_flip(state, seat)
-        return _flip(state, seat, now_ms, auto=False)
+        return _start_flip(state, now_ms, auto=False)
     return _call(state, seat, check_rt(action.rt_ms), now_ms)  # type: ignore[union-attr]
 
 
@@ -265,6 +276,8 @@ def _check_flip(state: State, seat: int) -> None:
         raise IllegalAction(
             f"a call is being decided (at {state.decide_ms} ms): flip after the decision"
         )
+    if state.flipping is not None:
+        raise IllegalAction(f"seat {seat} has flipped; its card has not been revealed yet")
     if state.clock_ms < state.flip_open_ms:
         raise IllegalAction(
             f"too early to flip: flips open at {state.flip_open_ms} ms, "
@@ -277,12 +290,29 @@ def _apply_timeout(state: State, now: int) -> State:
     # The referee's input at the deadline: decide the race, open flips, or flip for the turn.
     if state.race:
         return _decide(state, now)
+    if state.flipping is not None:
+        return _flip(state, state.turn, now, auto=state.flipping[2])
     if state.clock_ms < state.flip_open_ms:
         new = state.clone()
         new.clock_ms = now
         new.steps = state.steps + 1
         return new
-    return _flip(state, state.turn, now, auto=True)
+    return _start_flip(state, now, auto=True)
+
+
+def _start_flip(state: State, now: int, auto: bool) -> State:
+    # N3: the seat to act flips at ``now`` (by its key, or by the turn timer): its card is
+    # revealed after a delay drawn from the seed, at a deadline of its own.
+    opts = state.options
+    seed = state.seed if state.seed is not None else 0
+    delay = derive_rng(seed, "snap", "reveal_delay", state.seq + 1).randint(
+        opts.reveal_delay_min_ms, opts.reveal_delay_max_ms
+    )
+    new = state.clone()
+    new.clock_ms = now
+    new.steps = state.steps + 1
+    new.flipping = (now, now + delay, auto)
+    return new
 
 
 def _recycle(
@@ -299,8 +329,10 @@ def _recycle(
 
 
 def _flip(state: State, seat: int, now: int, auto: bool) -> State:
-    # N3: ``seat`` turns its top card (recycling first if its stock is empty) at time ``now``.
+    # N3: the reveal of ``seat``'s flip: its top card (recycling first if its stock is empty)
+    # goes face up at time ``now``.
     new = state.clone()
+    new.flipping = None
     stocks = list(state.stocks)
     piles = list(state.piles)
     recycled = not stocks[seat]
@@ -322,14 +354,19 @@ def _flip(state: State, seat: int, now: int, auto: bool) -> State:
     new.turn = next_in(state.out, seat)
     new.steps = state.steps + 1
     new.log = (state.log, ("flip", seq, seat, card, now, auto, recycled))
-    # N8: a repeated arrangement since the latest capture, or the flip cap, ends the game.
-    arrangement = (new.turn, new.stocks, new.piles, new.pot)
-    if arrangement in state.seen:
-        _end(new, "loop", now)
-    else:
-        new.seen = state.seen | {arrangement}
-        if seq >= FLIP_CAP:
-            _end(new, "flip_cap", now)
+    # N8: an arrangement repeated with no capture and no snap showing since it was first seen
+    # (a loop; not with shuffle_on_recycle), or the flip cap, ends the game.
+    if not state.options.shuffle_on_recycle:
+        arrangement = (new.turn, new.stocks, new.piles, new.pot)
+        if snap_valid(new):  # a snap showing, even if missed: the cycle is not dead
+            new.seen = frozenset()
+        elif arrangement in state.seen:
+            _end(new, "loop", now)
+            return new
+        else:
+            new.seen = state.seen | {arrangement}
+    if seq >= FLIP_CAP:
+        _end(new, "flip_cap", now)
     return new
 
 
@@ -346,6 +383,8 @@ def _call(state: State, seat: int, rt_ms: int | None, now: int) -> State:
         verdict = LATE
     elif snap_valid(state) and (state.prev_valid or not anticipation):
         verdict = RACE
+    elif anticipation and state.prev_valid:
+        verdict = STALE
     else:
         verdict = FALSE
     new = state.clone()
@@ -403,6 +442,8 @@ def _decide(state: State, now: int) -> State:
     new.decide_ms = None
     new.decided_ms = new.clock_ms = new.timer_from_ms = now
     new.steps = state.steps + 1
+    if state.flipping is not None and state.flipping[1] < now:  # the reveal waited for this
+        new.flipping = (state.flipping[0], now, state.flipping[2])
     seq = state.seq
     if not claim:
         new.log = (state.log, ("void", seq, shown, now))
@@ -471,6 +512,7 @@ def settle(state: State, now: int) -> None:
     elif state.out[state.turn] is not None:
         state.turn = next_in(state.out, state.turn)
         state.timer_from_ms = max(state.timer_from_ms, now)
+        state.flipping = None  # a flipper gone out flips nothing
 
 
 def _end(state: State, reason: str, now: int) -> None:
@@ -478,6 +520,7 @@ def _end(state: State, reason: str, now: int) -> None:
     state.over = reason
     state.race = ()
     state.decide_ms = None
+    state.flipping = None
     state.log = (state.log, ("end", state.seq, reason, now))
 
 
@@ -509,9 +552,14 @@ def check_invariants(state: State) -> None:
     assert len(set(seats)) == len(seats), "a seat has two pending calls"
     for seat in seats:
         assert state.counted >> seat & 1 and state.out[seat] is None
+    if state.flipping is not None:
+        flipped, due, _ = state.flipping
+        assert flipped <= state.clock_ms and flipped >= state.flip_open_ms
+        assert due >= flipped + state.options.reveal_delay_min_ms
+        assert due >= state.clock_ms or state.race, "a reveal is overdue"
     if state.over is None:
         assert state.out.count(None) >= 2
         assert state.out[state.turn] is None, "the turn is on a seat that is out"
         assert state.seq < FLIP_CAP
     else:
-        assert not state.race
+        assert not state.race and state.flipping is None

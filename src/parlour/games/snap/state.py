@@ -1,9 +1,9 @@
 """SNAP's game state (immutable), its options, and how a game is set up (N2).
 
 States are never modified after they are handed out: ``rules.apply`` builds a new one. A state
-holds the seed and derives every chance event from it (the dealer and the deal here; recycle
-shuffles and index-card tie breaks in ``rules``), so ``seed + inputs`` rebuilds a game exactly.
-Times are milliseconds since the game began (``new_state`` is time 0).
+holds the seed and derives every chance event from it (the dealer and the deal here; reveal
+delays, recycle shuffles and index-card tie breaks in ``rules``), so ``seed + inputs`` rebuilds
+a game exactly. Times are milliseconds since the game began (``new_state`` is time 0).
 """
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ class SnapOptions:
       seeded generator (N6). It overrides ``tie_window_ms``.
     - ``tie_window_ms``: calls this close to the earliest valid one tie (N6, default 20).
     - ``min_flip_interval_ms``: the least time from one reveal to the next flip (N3, 900).
+    - ``reveal_delay_min_ms``, ``reveal_delay_max_ms``: a flipped card is revealed after a delay
+      drawn uniformly from this range (N3, 150–350 ms), from the game's seed.
     - ``turn_timer_ms``: the seat to act is flipped for this long after it may flip (N3, 3000).
     - ``late_call_ms``: calls this soon after a race is decided are ignored (N6, 600).
     - ``decision_window_ms``: how long after the first valid call of a race (its arrival) the
@@ -65,6 +67,8 @@ class SnapOptions:
     turn_timer_ms: int = 3000
     late_call_ms: int = 600
     decision_window_ms: int = 250
+    reveal_delay_min_ms: int = 150
+    reveal_delay_max_ms: int = 350
 
     def __post_init__(self) -> None:
         _whole(self.players, "players", MIN_PLAYERS, MAX_PLAYERS)
@@ -83,6 +87,8 @@ class SnapOptions:
             "decision_window_ms",
         ):
             _whole(getattr(self, timing), timing, 0, 3_600_000)
+        _whole(self.reveal_delay_min_ms, "reveal_delay_min_ms", 0, 60_000)
+        _whole(self.reveal_delay_max_ms, "reveal_delay_max_ms", self.reveal_delay_min_ms, 60_000)
 
     @property
     def tie_window(self) -> int:
@@ -130,7 +136,9 @@ class State(LoggedState):
     - ``flip_open_ms``: the earliest time of the next flip (latest reveal + minimum interval);
     - ``timer_from_ms``: when the turn timer of the seat to act started counting (at the latest
       of ``flip_open_ms`` and this; a decided race restarts it);
-    - ``prev_valid``: whether a snap was valid just before the latest reveal (for anticipation).
+    - ``prev_valid``: whether a snap was valid just before the latest reveal (for anticipation);
+    - ``flipping``: ``None``, or the flip of the seat to act waiting for its reveal (N3):
+      ``(flipped_ms, reveal_at_ms, auto)``; the card stays on the stock, unseen, until then.
 
     Calls (N6, N7, N9):
 
@@ -147,7 +155,8 @@ class State(LoggedState):
     - ``over``: ``None`` while the game goes on, else the reason it ended: ``"last_seat"``,
       ``"dead_position"``, ``"loop"`` or ``"flip_cap"``;
     - ``seen``: the arrangements (turn, stocks, piles, pot) after each flip since the latest
-      capture, for loop detection.
+      capture or the latest arrangement that offered a snap, for loop detection (always empty
+      with ``shuffle_on_recycle``, which has no loop rule).
 
     Bookkeeping: ``recycles`` (count, labels recycle shuffles), ``steps`` (inputs applied),
     ``log`` (the public history as a linked list ``(previous, event)``; ``None`` = empty),
@@ -162,6 +171,7 @@ class State(LoggedState):
         "decided_ms",
         "deck",
         "flip_open_ms",
+        "flipping",
         "last_flipper",
         "log",
         "options",
@@ -196,6 +206,7 @@ class State(LoggedState):
     reveal_ms: int
     clock_ms: int
     flip_open_ms: int
+    flipping: tuple[int, int, bool] | None
     timer_from_ms: int
     prev_valid: bool
     race: tuple[tuple[int, int, int], ...]
@@ -220,6 +231,7 @@ class State(LoggedState):
         new.decided_ms = self.decided_ms
         new.deck = self.deck
         new.flip_open_ms = self.flip_open_ms
+        new.flipping = self.flipping
         new.last_flipper = self.last_flipper
         new.log = self.log
         new.options = self.options
@@ -303,6 +315,7 @@ def _blank(options: SnapOptions, seed: int | str | None, dealer: int) -> State:
     state.reveal_ms = 0
     state.clock_ms = 0
     state.flip_open_ms = 0
+    state.flipping = None
     state.timer_from_ms = 0
     state.prev_valid = False
     state.race = ()

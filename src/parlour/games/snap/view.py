@@ -2,11 +2,14 @@
 
 Public (every seat and spectators see the same): every face-up top and pile size, stock sizes,
 the Pot's top and size, whose turn it is, who is out, the latest reveal's sequence number and
-time, the times that matter next (flips open, the deadline), who has a call pending (not its
-reaction time until the race is decided), and the events since the latest flip: the flip, every
-call with its verdict, the decision (with every call's reaction time), penalties (who gave a card
-to whom, never which card), eliminations and the end. A seat's view adds only its legal actions.
-Private: every stock's order and contents, the face-up cards under the tops, the seed.
+time, the times that matter next (flips open, the deadline), whether a flipped card is waiting
+to be revealed (``flipping``: the flipper; neither its card nor the moment of its reveal), who
+has a call pending (not its reaction time until the race is decided), and the events since the
+latest flip: the flip, every call with its verdict, the decision (with every call's reaction
+time), penalties (who gave a card to whom, never which card), eliminations and the end. A
+seat's view adds only its legal actions. Private: every stock's order and contents (a flipped
+card too, until its reveal), the face-up cards under the tops, the moment a flipped card will
+be revealed (N3), the seed.
 """
 
 from __future__ import annotations
@@ -125,7 +128,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "reveal_ms": state.reveal_ms,
         "clock_ms": state.clock_ms,
         "flip_open_ms": state.flip_open_ms,
-        "deadline_ms": deadline(state),
+        "flipping": state.turn if state.flipping is not None else None,
+        "deadline_ms": None if state.flipping is not None and not state.race else deadline(state),
         "seats": seats,
         "pot": {"size": len(state.pot), "top": _top(state.pot)},
         "race": race,
@@ -154,7 +158,8 @@ def hidden_info(state: State, seat: int | None) -> list[Any]:
 def scramble_hidden(state: State, seat: int | None, rng: random.Random) -> State:
     """A state identical in public (and so for every seat) with everything hidden redrawn: the
     cards of every stock and every face-up card under a top, in the Pot too (sizes and tops
-    kept), the reaction times of pending calls, and the seed."""
+    kept), the reaction times of pending calls, the moment a flipped card will be revealed
+    (within the delay's range, not before the latest input) and the seed."""
     pool = [c for stock in state.stocks for c in stock]
     pool += [c for pile in state.piles for c in pile[:-1]] + list(state.pot[:-1])
     rng.shuffle(pool)
@@ -169,5 +174,11 @@ def scramble_hidden(state: State, seat: int | None, rng: random.Random) -> State
     new.piles = tuple(take(len(p) - 1) + p[-1:] if p else () for p in state.piles)
     new.pot = take(len(state.pot) - 1) + state.pot[-1:] if state.pot else ()
     new.race = tuple((s, rng.randrange(100, 2000), arrival) for s, _, arrival in state.race)
+    if state.flipping is not None and not state.race:
+        flipped, _, auto = state.flipping
+        opts = state.options
+        low = max(flipped + opts.reveal_delay_min_ms, state.clock_ms)
+        high = max(low, flipped + opts.reveal_delay_max_ms)  # a reveal put off by a race: kept
+        new.flipping = (flipped, rng.randint(low, high), auto)
     new.seed = rng.randrange(10**12, 10**13)
     return new

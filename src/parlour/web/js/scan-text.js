@@ -30,8 +30,10 @@ export function describeScan(event, view, me, events = [], round = null) {
       const names = listNames(event.seats.map((s) => nameOf(view, s, me)));
       return t("log.draw", { names, who: nameOf(view, event.chosen, me) });
     }
-    case "confirming":
-      return t(event.seat === me && me !== null ? "log.confirming_you" : "log.confirming", { who });
+    case "checking":
+      return t(event.seat === me && me !== null ? "log.checking_you" : "log.checking", { who });
+    case "claim_wrong":
+      return t(event.seat === me && me !== null ? "log.claim_wrong_you" : "log.claim_wrong", { who });
     case "win": {
       const text = t(`log.win.${event.by}${event.seat === me && me !== null ? "_you" : ""}`, { who });
       if (!event.taken?.length) return text;

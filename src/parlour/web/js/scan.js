@@ -50,8 +50,8 @@ function currentTimer(v) {
   if (!v || !v.started || v.outcome) return null;
   const o = v.options;
   if (v.phase === "round" && v.reveal_ms !== null) {
-    if (v.confirm_until_ms !== null) {
-      return { start: v.confirm_until_ms - o.confirm_window_ms, end: v.confirm_until_ms, kind: "confirm" };
+    if (checking(v)) { // a Bluffo claim is checked: the same timer whether it is right or wrong
+      return { start: v.checking_until_ms - o.confirm_window_ms, end: v.checking_until_ms, kind: "checking" };
     }
     return { start: v.reveal_ms, end: v.reveal_ms + o.round_timer_ms, kind: "round" };
   }
@@ -85,6 +85,7 @@ function tick() {
 }
 
 const timerGroup = (kind) => (kind === "choice" ? "choice" : "round");
+const checking = (v) => v.phase === "round" && v.checking_until_ms !== null && v.checking_until_ms !== undefined;
 
 // ---------------------------------------------------------------- legal actions
 
@@ -318,6 +319,7 @@ function render() {
     over: v.outcome ? "1" : "0", chooser: choosing(v) ? "1" : "0", seat: ui.seat ?? "",
     role: ui.role ?? "", category: v.category, canTouch: canTouch(v) ? "1" : "0",
     canBluffo: canBluffo(v) ? "1" : "0", game: v.game_number, round: v.round,
+    checking: checking(v) ? "1" : "0",
     clock: ui.clock ? (ui.clock.running ? "running" : "stopped") : "",
   });
   const long = [];
@@ -428,8 +430,8 @@ function statusText(v) {
     if (mine?.disqualified) return t("scan.status.round_you_dq");
     if (v.claimant === me()) return t("scan.status.round_you_claim");
     if (inputSent(v)) return t("scan.status.round_waiting");
-    if (v.confirm_until_ms !== null && v.claimant !== null) {
-      return t("scan.status.confirming", { who: nameOf(v, v.claimant, me()) });
+    if (checking(v) && v.claimant !== null) {
+      return t("scan.status.checking", { who: nameOf(v, v.claimant, me()) });
     }
     return t("scan.status.round", { cat: t(`scan.cat_lower.${v.category}`) });
   }

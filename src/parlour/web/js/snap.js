@@ -190,6 +190,9 @@ function statusText(v) {
   if (ui.seat === null) return t("snap.status.watching", { name: turnName });
   if (v.seats[ui.seat].out) return t("snap.status.out");
   if (v.race) return t("snap.status.race");
+  if (v.flipping !== null && v.flipping !== undefined) { // N3: the card appears after a short random pause
+    return t(v.flipping === ui.seat ? "snap.status.flipping_you" : "snap.status.flipping", { name: turnName });
+  }
   if (canFlip()) return t("snap.status.your_turn");
   if (v.turn === ui.seat) return t("snap.status.your_turn_soon");
   return t("snap.status.their_turn", { name: turnName });
