@@ -142,6 +142,7 @@ class RealtimeRoom(Room):
         self.held_ms = 0
         """Game ms this table's clock waited because the server fell behind."""
         self._nonce = 0
+        self._hold = False  # the next broadcast is skipped (a bot's pending input)
         super().__init__(hub, table, hashes)
         self._note_reveal()
 
@@ -177,6 +178,26 @@ class RealtimeRoom(Room):
     def accepted(self, result: Accepted) -> None:
         self._merge(self._public_log_of(self.table.spec, self.table.state))
         self._note_reveal()
+        self._hold = self._pending_bot_input(result.entry.seat, result.entry.action)
+
+    def _pending_bot_input(self, seat: int | None, action: dict[str, Any]) -> bool:
+        # Whether this input is a computer opponent's timed input now waiting for the race's
+        # decision. A bot acts at the reveal plus its reaction time, so announcing it when it
+        # arrives would tell its reaction time before the verdict: it is shown with the verdict.
+        table = self.table
+        if seat is None or table.seats[seat].kind != "bot" or action.get("type") not in TIMED:
+            return False
+        race = table.race()
+        return race is not None and any(e.seat == seat for e in race.entries)
+
+    def broadcast(self, new: Connection | None = None) -> None:
+        """Send every connection its state (see :meth:`Room.broadcast`) — except right after a
+        computer opponent's timed input that waits for the decision: that input is shown with
+        the next state (at the verdict at the latest), never at the moment it came in."""
+        held, self._hold = self._hold, False
+        if held and new is None:
+            return
+        super().broadcast(new)
 
     def mark(self) -> Any:
         return (self.table.mark(), len(self.events), self._log, dict(self.reveals))
