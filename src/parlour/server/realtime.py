@@ -45,6 +45,7 @@ from parlour.core.race import (
     settled,
 )
 from parlour.server.bots import bot_seed
+from parlour.server.fairplay import unusually_fast
 from parlour.server.netinfo import tcp_rtt_ms
 from parlour.server.protocol import ProtocolError, error, message
 from parlour.table import Accepted, Rejected, Table
@@ -179,6 +180,8 @@ class RealtimeRoom(Room):
         self._merge(self._public_log_of(self.table.spec, self.table.state))
         self._note_reveal()
         self._hold = self._pending_bot_input(result.entry.seat, result.entry.action)
+        if self.table.outcome() is not None:
+            self._log_fair_play()
 
     def _pending_bot_input(self, seat: int | None, action: dict[str, Any]) -> bool:
         # Whether this input is a computer opponent's timed input now waiting for the race's
@@ -226,7 +229,7 @@ class RealtimeRoom(Room):
 
     def extra_state(self) -> dict[str, Any]:
         clock = self.clock
-        return {
+        extra: dict[str, Any] = {
             "clock": {
                 "now_ms": clock.now(),
                 "running": clock.running(),
@@ -234,6 +237,23 @@ class RealtimeRoom(Room):
                 "speed": clock.speed,
             }
         }
+        if self.finished:
+            extra["fair_play"] = self.fair_play()
+        return extra
+
+    def fair_play(self) -> list[dict[str, Any]]:
+        """People at a friends' table who played implausibly fast (:mod:`.fairplay`)."""
+        people = [i for i, s in enumerate(self.table.seats) if s.kind == "human"]
+        return unusually_fast(self.table.game, self.events, people)
+
+    def _log_fair_play(self) -> None:
+        for found in self.fair_play():
+            name = self.table.seats[found["seat"]].name
+            log.warning(
+                "table %s: seat %s (%s) played unusually fast: median reaction %s ms over %s "
+                "timed inputs (no person is faster than %s ms)", self.table_id, found["seat"],
+                name, found["median_rt_ms"], found["inputs"], found["floor_ms"],
+            )  # fmt: skip
 
     def now(self) -> int:
         last = self.table.record[-1].now_ms if self.table.record else 0
