@@ -31,6 +31,7 @@ def test_N9_cheating_clients_gain_no_more_than_the_jitter_margin(tmp_path: Path)
     tallies = fair.run(tables=3, races=50, seconds=150, speed=SPEED,
                        jitter_game_ms=JITTER_GAME_MS, seed=16, workdir=tmp_path)  # fmt: skip
     lines = "\n".join(fair.report(tallies))
+    print(lines)  # shown with pytest -s
     assert sum(t.races for t in tallies.values()) >= 200, lines
     honest = tallies["honest"]
     assert honest.races >= 40 and not honest.errors, lines

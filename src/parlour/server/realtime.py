@@ -143,7 +143,8 @@ class RealtimeRoom(Room):
         self.held_ms = 0
         """Game ms this table's clock waited because the server fell behind."""
         self._nonce = 0
-        self._hold = False  # the next broadcast is skipped (a bot's pending input)
+        self._quiet: set[int] = set()  # record seqs of bots' inputs waiting for the decision
+        self._skip = False  # the broadcast after this write is skipped (only such inputs)
         super().__init__(hub, table, hashes)
         self._note_reveal()
 
@@ -179,7 +180,8 @@ class RealtimeRoom(Room):
     def accepted(self, result: Accepted) -> None:
         self._merge(self._public_log_of(self.table.spec, self.table.state))
         self._note_reveal()
-        self._hold = self._pending_bot_input(result.entry.seat, result.entry.action)
+        if self._pending_bot_input(result.entry.seat, result.entry.action):
+            self._quiet.add(result.entry.seq)
         if self.table.outcome() is not None:
             self._log_fair_play()
 
@@ -194,11 +196,11 @@ class RealtimeRoom(Room):
         return race is not None and any(e.seat == seat for e in race.entries)
 
     def broadcast(self, new: Connection | None = None) -> None:
-        """Send every connection its state (see :meth:`Room.broadcast`) — except right after a
-        computer opponent's timed input that waits for the decision: that input is shown with
-        the next state (at the verdict at the latest), never at the moment it came in."""
-        held, self._hold = self._hold, False
-        if held and new is None:
+        """Send every connection its state (see :meth:`Room.broadcast`) — except after a write
+        of nothing but computer opponents' timed inputs that wait for the decision: those are
+        shown with the next state (at the verdict at the latest), never when they came in."""
+        if self._skip and new is None:
+            self._skip = False
             return
         super().broadcast(new)
 
@@ -213,7 +215,13 @@ class RealtimeRoom(Room):
 
     def _written(self, mark: Any, results: list[Accepted], write: asyncio.Future[None]) -> None:
         self.clock.hold(self._applied_at)
-        super()._written(mark, results, write)
+        quiet = bool(results) and all(r.entry.seq in self._quiet for r in results)
+        self._quiet.clear()
+        self._skip = quiet and not self._deferred and not self._fresh
+        try:
+            super()._written(mark, results, write)
+        finally:
+            self._skip = False
 
     def restore(self, mark: Any) -> None:
         table_mark, events, self._log, self.reveals = mark
