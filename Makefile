@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test lint bench bench-bots load load-flood golden clean
+.PHONY: serve test lint bench bench-bots load load-flood fair golden clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -38,6 +38,12 @@ load: $(STAMP)
 # service); prints the HTTP p99 and the server's loop lag p99.
 load-flood: $(STAMP)
 	$(PY) bench/load.py --only flood --flood-tables 100 --flood-seconds 60 $(LOAD_ARGS)
+
+# Honest and cheating scripted people race a Medium SNAP bot on a real server (N9): win rates
+# and the edge each cheat bought (add options: make fair FAIR_ARGS="--races 400").
+FAIR_ARGS ?=
+fair: $(STAMP)
+	$(PY) bench/fair.py $(FAIR_ARGS)
 
 bench-bots: $(STAMP)
 	$(PY) bench/bench_bots.py snap --games 1000

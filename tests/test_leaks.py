@@ -252,3 +252,107 @@ def _seat_times(msg: Any) -> Iterator[tuple[int, int]]:
     elif isinstance(msg, list):
         for value in msg:
             yield from _seat_times(value)
+
+
+# ------------------------------------------------------------ a pending input's reaction time
+
+TIME_KEYS = frozenset({"at_ms", "decide_ms", "deadline_ms", "clock_ms", "time_ms", "now_ms"})
+
+
+def pending_bot_inputs(room: Any) -> list[tuple[int, int]]:
+    """Every computer opponent's timed input waiting for its race's decision: (seat, arrival).
+    A bot acts at the reveal plus its reaction time, so its arrival tells that time."""
+    state = room.table.state
+    if room.table.game == "snap":
+        waiting = [(seat, arrival) for seat, _, arrival in state.race]
+    else:
+        waiting = [(p.seat, p.arrival_ms) for p in state.pending]
+    return [(s, at) for s, at in waiting if room.table.seats[s].kind == "bot"]
+
+
+def _times(msg: Any, seat: int | None = None) -> Iterator[tuple[int | None, str, int]]:
+    """Every (seat of the enclosing dict, key, value) of a time-like key nested in ``msg``."""
+    if isinstance(msg, dict):
+        here = msg.get("seat") if isinstance(msg.get("seat"), int) else seat
+        for key, value in msg.items():
+            if key in TIME_KEYS and isinstance(value, int) and not isinstance(value, bool):
+                yield here, key, value
+            yield from _times(value, here if isinstance(value, dict | list) else seat)
+    elif isinstance(msg, list):
+        for value in msg:
+            yield from _times(value, seat)
+
+
+def receive_within(ws: Any, seconds: float) -> Msg:
+    """The next message of a TestClient WebSocket, failing after ``seconds``."""
+    import anyio
+
+    async def get() -> Any:
+        with anyio.fail_after(seconds):
+            return await ws._send_rx.receive()
+
+    message = ws.portal.call(get)
+    ws._raise_on_close(message)
+    found: Msg = json.loads(message["text"])
+    return found
+
+
+@pytest.mark.parametrize("game", ["snap", "scan"])
+def test_no_message_tells_a_pending_input_s_reaction_time_before_the_verdict(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    # A computer opponent's timed input that waits for the decision must not be announced at
+    # the moment it arrives (that moment is the reveal plus its reaction time), and no message
+    # may carry its arrival (an event's at_ms, the clock) or the decision deadline it set.
+    rooms: list[Any] = []
+    leaks: list[str] = []
+    seen: set[tuple[int, int]] = set()
+
+    def spy(conn: Connection, msg: dict[str, Any]) -> None:
+        room = rooms[0] if rooms else None
+        if room is not None and msg.get("type") == "state" and conn.seat is not None:
+            window = room.table.state.options.decision_window_ms
+            last = room.table.record[-1] if room.table.record else None
+            for seat, arrival in pending_bot_inputs(room):
+                seen.add((seat, arrival))
+                if last is not None and last.seat == seat and last.now_ms == arrival:
+                    leaks.append(f"bot {seat}'s input announced as it arrived ({arrival})")
+                for owner, key, value in _times(msg):
+                    shown = value == arrival and (key != "at_ms" or owner == seat)
+                    if shown or (key != "at_ms" and value == arrival + window):
+                        leaks.append(f"{key}={value}: bot {seat} came in at {arrival}")
+        conn.queue.put_nowait(msg)
+
+    monkeypatch.setattr(Connection, "send", spy)
+    bots = [{"kind": "bot", "level": "medium"}, {"kind": "bot", "level": "hard"}]
+    made = create(client, bots, game=game)
+    room = room_of(client, made["table_id"])
+    rooms.append(room)
+    rng = random.Random(16)
+    calls = 0
+    with client.websocket_connect(f"/ws/{made['table_id']}") as ws:
+        send(ws, "hello", token=made["token"])
+        for _ in range(3000):
+            msg = receive_within(ws, 10)
+            if msg["type"] == "ping":
+                send(ws, "pong", nonce=msg["nonce"])
+            if msg["type"] != "state" or msg["finished"]:
+                if msg["type"] == "state":
+                    break
+                continue
+            timed = [a for a in msg["actions"] if a["type"] in ("snap", "touch", "bluffo")]
+            untimed = [a for a in msg["actions"] if a not in timed]
+            if untimed:
+                send(ws, "play", seq=msg["view"]["seq"], action=untimed[0])
+            elif timed and rng.random() < 0.05:  # now and then a (slow) input of our own
+                action = {k: v for k, v in rng.choice(timed).items() if k != "rt_ms"}
+                send(ws, "play", seq=msg["view"]["seq"], rt_ms=rng.randint(600, 900), action=action)
+                calls += 1
+            bot_inputs = [
+                e for e in room.table.record
+                if e.seat in (1, 2) and e.action.get("type") in ("snap", "touch", "bluffo")
+            ]  # fmt: skip
+            if len(bot_inputs) >= 25 and calls >= 2:
+                break
+    assert len(bot_inputs) >= 8, "the bots should have raced"
+    assert leaks == [], leaks[:5]

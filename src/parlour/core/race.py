@@ -7,7 +7,8 @@ is not beaten by the network; two bounds keep a forged ``rt`` from helping:
 
 - an ``rt`` below :data:`ANTICIPATION_MS` is anticipation: a call on the previous state;
 - the credited reaction time is at least the one implied by the arrival time less the seat's
-  round-trip allowance, so a forged ``rt`` gains at most the jitter margin.
+  round-trip allowance, so a forged ``rt`` gains at most the jitter margin — provided the round
+  trip is measured where the client cannot stretch it (:func:`measured_rtt`).
 
 Nothing here reads a clock: times are plain numbers in milliseconds, so tests use plain numbers.
 
@@ -25,8 +26,8 @@ TIE_WINDOW_MS = 20
 """Default tie window: inputs this close in reaction time are simultaneous."""
 ANTICIPATION_MS = 100
 """Reaction times below this are anticipation, not a reaction to the reveal."""
-JITTER_MS = 30
-"""Default jitter allowance added to a seat's smoothed round-trip time."""
+JITTER_MS = 15
+"""Default jitter allowance added to a seat's measured round-trip time."""
 MAX_EXTRA_WAIT_MS = 250
 """Cap on how much longer than the fastest bot the referee waits for a human (N9)."""
 
@@ -67,10 +68,10 @@ def effective_rt(
     so ``arrival - reveal_sent - (rtt + jitter)`` is a lower bound on the true reaction time; the
     credited time is the larger of that and the reported one. Negative reports count as 0.
 
-    >>> effective_rt(300, reveal_sent_ms=1000, arrival_ms=1400, rtt_ms=80)   # honest, slow link
+    >>> effective_rt(300, reveal_sent_ms=1000, arrival_ms=1390, rtt_ms=80)   # honest, slow link
     300
-    >>> effective_rt(120, reveal_sent_ms=1000, arrival_ms=1400, rtt_ms=80)   # forged: 290
-    290
+    >>> effective_rt(120, reveal_sent_ms=1000, arrival_ms=1390, rtt_ms=80)   # forged: 295
+    295
     """
     implied = arrival_ms - reveal_sent_ms - rtt_ms - jitter_ms
     return max(reported_rt_ms, implied, 0)
@@ -87,7 +88,7 @@ def wait_until(
     the fastest bot's reaction time plus the seat's round trip and jitter, that extra capped.
 
     >>> wait_until(1000, fastest_bot_rt_ms=400, rtt_ms=90)
-    1520
+    1505
     >>> wait_until(1000, fastest_bot_rt_ms=400, rtt_ms=900)
     1650
     """
@@ -137,9 +138,28 @@ def allowance(rtt_ms: float, jitter_ms: int = JITTER_MS, cap_ms: int = MAX_EXTRA
     (N9), in whole milliseconds.
 
     >>> allowance(80), allowance(900)
-    (110, 250)
+    (95, 250)
     """
     return min(round(rtt_ms) + jitter_ms, cap_ms)
+
+
+def measured_rtt(probe_ms: float | None, kernel_ms: float | None, default_ms: float) -> float:
+    """The round trip a seat's allowance is built on: the server-timed probes' estimate
+    (``probe_ms``; ``None`` before any, then ``default_ms`` is assumed), bounded by the kernel's
+    measurement of the connection (``kernel_ms``; ``None`` where it cannot be read).
+
+    Neither can be raised by a client answering late: a late or missing probe answer counts
+    as no round trip at all (the server's probe estimate), and the kernel's minimum round trip
+    comes from acknowledgements the client's program does not time. So a client that fakes a
+    slow link only lowers what it is credited.
+
+    >>> measured_rtt(240.0, kernel_ms=0.05, default_ms=50)   # late answers on a fast link
+    0.05
+    >>> measured_rtt(None, kernel_ms=None, default_ms=50), measured_rtt(80.0, 95.0, 50)
+    (50, 80.0)
+    """
+    probe = default_ms if probe_ms is None else probe_ms
+    return probe if kernel_ms is None else min(probe, kernel_ms)
 
 
 def first_group(

@@ -48,6 +48,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from parlour.bots.levels import LEVELS
 from parlour.games.scan import svg
 from parlour.server.bots import BotRunner
+from parlour.server.netinfo import connection_socket
 from parlour.server.protocol import CODES, ProtocolError, error, parse
 from parlour.server.replay import Expired, NotFinished, replay
 from parlour.server.rooms import Connection, Hub, Room, TableExpired, clean_name
@@ -349,6 +350,7 @@ async def serve_socket(websocket: WebSocket, hub: Hub, settings: Settings) -> No
     conn = await _hello(websocket, room, settings)
     if conn is None:
         return
+    conn.sock = connection_socket(websocket.scope)  # the kernel's round trip (N9), if served
     writer = asyncio.create_task(_write(websocket, conn))
     room.connect(conn)
     bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)

@@ -17,9 +17,13 @@ The room is a discrete-event loop over three kinds of moments, always taken earl
   ``Decide()`` — with one person and bots, right when the person's call arrives.
 
 A person's timed input (``play`` with ``rt_ms``) is credited by
-:func:`parlour.core.race.effective_rt` with the seat's smoothed round trip (server ``ping`` /
-browser ``pong``) plus the jitter allowance, capped at 250 game ms, so a forged reaction time
-gains at most that margin.
+:func:`parlour.core.race.effective_rt` with the seat's allowance: its measured round trip plus
+the jitter allowance, capped at 250 game ms, so a forged reaction time gains at most that margin.
+The round trip is measured where the client cannot stretch it
+(:func:`parlour.core.race.measured_rtt`): the server's probes (``ping``, answered by ``pong``;
+an answer still missing at the next probe counts as a round trip of 0, and comes too late to
+count afterwards), bounded by the kernel's minimum round trip of the connection where the
+server sees its socket (:mod:`parlour.server.netinfo`).
 """
 
 from __future__ import annotations
@@ -37,9 +41,12 @@ from parlour.core.race import (
     allowance,
     effective_rt,
     human_settles_at,
+    measured_rtt,
     settled,
 )
 from parlour.server.bots import bot_seed
+from parlour.server.fairplay import unusually_fast
+from parlour.server.netinfo import tcp_rtt_ms
 from parlour.server.protocol import ProtocolError, error, message
 from parlour.table import Accepted, Rejected, Table
 
@@ -50,8 +57,6 @@ log = logging.getLogger("parlour.server")
 TIMED = frozenset({"snap", "touch", "bluffo"})
 """Action types that carry a reaction time (the rest — flip, choose — are untimed)."""
 
-DEFAULT_RTT_MS = 100.0
-"""The round trip assumed for a seat before its first measurement (wall ms)."""
 RTT_GAIN = 0.125
 """Weight of a new round-trip sample in the smoothed value (as TCP's SRTT)."""
 NEVER = 1 << 60
@@ -123,7 +128,7 @@ class RealtimeRoom(Room):
         self._rebuild_events(table)
         last = table.record[-1].now_ms if table.record else 0
         self.clock = GameClock(hub.settings.game_speed, last)
-        self.rtt: dict[int, float] = {}
+        self.rtt: dict[int, float] = {}  # per seat: the probes' smoothed round trip (wall ms)
         self.bots: dict[int, Any] = {}  # SnapBot / ScanBot: they plan, they do not choose
         self._bot_rngs: dict[int, random.Random] = {}
         self.plans: list[tuple[int, int, Any, int]] = []  # (at_ms, seat, action, seq)
@@ -138,6 +143,8 @@ class RealtimeRoom(Room):
         self.held_ms = 0
         """Game ms this table's clock waited because the server fell behind."""
         self._nonce = 0
+        self._quiet: set[int] = set()  # record seqs of bots' inputs waiting for the decision
+        self._skip = False  # the broadcast after this write is skipped (only such inputs)
         super().__init__(hub, table, hashes)
         self._note_reveal()
 
@@ -173,6 +180,29 @@ class RealtimeRoom(Room):
     def accepted(self, result: Accepted) -> None:
         self._merge(self._public_log_of(self.table.spec, self.table.state))
         self._note_reveal()
+        if self._pending_bot_input(result.entry.seat, result.entry.action):
+            self._quiet.add(result.entry.seq)
+        if self.table.outcome() is not None:
+            self._log_fair_play()
+
+    def _pending_bot_input(self, seat: int | None, action: dict[str, Any]) -> bool:
+        # Whether this input is a computer opponent's timed input now waiting for the race's
+        # decision. A bot acts at the reveal plus its reaction time, so announcing it when it
+        # arrives would tell its reaction time before the verdict: it is shown with the verdict.
+        table = self.table
+        if seat is None or table.seats[seat].kind != "bot" or action.get("type") not in TIMED:
+            return False
+        race = table.race()
+        return race is not None and any(e.seat == seat for e in race.entries)
+
+    def broadcast(self, new: Connection | None = None) -> None:
+        """Send every connection its state (see :meth:`Room.broadcast`) — except after a write
+        of nothing but computer opponents' timed inputs that wait for the decision: those are
+        shown with the next state (at the verdict at the latest), never when they came in."""
+        if self._skip and new is None:
+            self._skip = False
+            return
+        super().broadcast(new)
 
     def mark(self) -> Any:
         return (self.table.mark(), len(self.events), self._log, dict(self.reveals))
@@ -185,7 +215,13 @@ class RealtimeRoom(Room):
 
     def _written(self, mark: Any, results: list[Accepted], write: asyncio.Future[None]) -> None:
         self.clock.hold(self._applied_at)
-        super()._written(mark, results, write)
+        quiet = bool(results) and all(r.entry.seq in self._quiet for r in results)
+        self._quiet.clear()
+        self._skip = quiet and not self._deferred and not self._fresh
+        try:
+            super()._written(mark, results, write)
+        finally:
+            self._skip = False
 
     def restore(self, mark: Any) -> None:
         table_mark, events, self._log, self.reveals = mark
@@ -201,7 +237,7 @@ class RealtimeRoom(Room):
 
     def extra_state(self) -> dict[str, Any]:
         clock = self.clock
-        return {
+        extra: dict[str, Any] = {
             "clock": {
                 "now_ms": clock.now(),
                 "running": clock.running(),
@@ -209,6 +245,23 @@ class RealtimeRoom(Room):
                 "speed": clock.speed,
             }
         }
+        if self.finished:
+            extra["fair_play"] = self.fair_play()
+        return extra
+
+    def fair_play(self) -> list[dict[str, Any]]:
+        """People at a friends' table who played implausibly fast (:mod:`.fairplay`)."""
+        people = [i for i, s in enumerate(self.table.seats) if s.kind == "human"]
+        return unusually_fast(self.table.game, self.events, people)
+
+    def _log_fair_play(self) -> None:
+        for found in self.fair_play():
+            name = self.table.seats[found["seat"]].name
+            log.warning(
+                "table %s: seat %s (%s) played unusually fast: median reaction %s ms over %s "
+                "timed inputs (no person is faster than %s ms)", self.table_id, found["seat"],
+                name, found["median_rt_ms"], found["inputs"], found["floor_ms"],
+            )  # fmt: skip
 
     def now(self) -> int:
         last = self.table.record[-1].now_ms if self.table.record else 0
@@ -303,7 +356,7 @@ class RealtimeRoom(Room):
                 if isinstance(kind, str) and kind in TIMED:
                     if body.get("rt_ms") is None:
                         raise ProtocolError("bad_message", "a timed input carries rt_ms")
-                    credited = self.credit(conn.seat, seq, body["rt_ms"], now)
+                    credited = self.credit(conn.seat, seq, body["rt_ms"], now, conn)
                     action["rt_ms"] = credited
                 elif body.get("rt_ms") is not None:
                     raise ProtocolError("bad_message", f"a {str(kind)[:20]} carries no rt_ms")
@@ -326,16 +379,40 @@ class RealtimeRoom(Room):
             rt = {"rt_ms": credited} if credited is not None else {}
             conn.send(message("ack", result.state_id, **extra, **rt))
 
-    def allowance(self, seat: int) -> int:
-        """N9: the seat's round-trip allowance in game ms: smoothed round trip plus jitter,
-        scaled to the game clock and capped."""
+    def kernel_rtt(self, seat: int, conn: Connection | None = None) -> float | None:
+        """The kernel's minimum round trip (wall ms) of ``conn``, or of the slowest of the
+        seat's connections; ``None`` if one of them has no readable socket (or
+        ``settings.rtt_kernel`` is off)."""
+        if not self.hub.settings.rtt_kernel:
+            return None
+        conns = [conn] if conn is not None else [c for c in self.conns if c.seat == seat]
+        found = []
+        for c in conns:
+            measured = tcp_rtt_ms(c.sock)
+            if measured is None:
+                return None
+            found.append(measured[0])
+        return max(found, default=None)
+
+    def measured_rtt(self, seat: int, conn: Connection | None = None) -> float:
+        """N9: the seat's round trip (wall ms) as measured where the client cannot stretch it:
+        the probes' estimate bounded by the kernel's (:func:`parlour.core.race.measured_rtt`)."""
+        default = self.hub.settings.rtt_default_ms
+        return measured_rtt(self.rtt.get(seat), self.kernel_rtt(seat, conn), default)
+
+    def allowance(self, seat: int, conn: Connection | None = None) -> int:
+        """N9: the seat's round-trip allowance in game ms: measured round trip plus jitter,
+        scaled to the game clock and capped (for an input that came over ``conn``: that
+        connection's round trip)."""
         speed = self.clock.speed
-        rtt = self.rtt.get(seat, DEFAULT_RTT_MS) * speed
+        rtt = self.measured_rtt(seat, conn) * speed
         return allowance(rtt, round(self.hub.settings.rt_jitter_ms * speed))
 
-    def credit(self, seat: int, seq: int, rt_wall_ms: int, now: int) -> int:
+    def credit(
+        self, seat: int, seq: int, rt_wall_ms: int, now: int, conn: Connection | None = None
+    ) -> int:
         """The reaction time (game ms) credited to ``seat``'s input answering reveal ``seq``
-        with a reported ``rt_wall_ms``, arriving at game time ``now`` (N9).
+        with a reported ``rt_wall_ms``, arriving at game time ``now`` (over ``conn``) (N9).
 
         Relative to the current reveal; an input answering the previous reveal in SNAP is
         moved onto the current one (it may come out as anticipation: a call on the arrangement
@@ -345,7 +422,7 @@ class RealtimeRoom(Room):
         current: int = state.seq
         reveal_ms: int = state.reveal_ms
         reported = round(rt_wall_ms * self.clock.speed)
-        allow = self.allowance(seat)
+        allow = self.allowance(seat, conn)
         if seq == current:
             return effective_rt(reported, reveal_ms, now, allow, jitter_ms=0)
         if self.table.game == "snap" and seq == current - 1 and seq in self.reveals:
@@ -357,21 +434,33 @@ class RealtimeRoom(Room):
     # ------------------------------------------------------------------ round trips
 
     def _ping(self, conn: Connection) -> None:
+        # A probe still unanswered when the next one goes out is missed: it counts as a round
+        # trip of 0 (no credit), and its answer, when it comes, is too late to count.
+        if conn.pings:
+            conn.late.update(conn.pings)
+            conn.pings.clear()
+            while len(conn.late) > 8:
+                conn.late.discard(min(conn.late))
+            if conn.seat is not None:
+                self._rtt_sample(conn.seat, 0.0)
         self._nonce += 1
         conn.pings[self._nonce] = time.monotonic()
-        while len(conn.pings) > 8:
-            del conn.pings[next(iter(conn.pings))]
         conn.send({"v": 1, "type": "ping", "state_id": self.table.state_id, "nonce": self._nonce})
 
     def pong(self, conn: Connection, nonce: int) -> None:
         sent = conn.pings.pop(nonce, None)
         if sent is None:
+            if nonce in conn.late:  # counted as missed already: no credit for a late answer
+                conn.late.discard(nonce)
+                return
             raise ProtocolError("bad_message", "no ping with that nonce is waiting")
         if conn.seat is None:
             return
-        sample = (time.monotonic() - sent) * 1000
-        old = self.rtt.get(conn.seat)
-        self.rtt[conn.seat] = sample if old is None else old + RTT_GAIN * (sample - old)
+        self._rtt_sample(conn.seat, (time.monotonic() - sent) * 1000)
+
+    def _rtt_sample(self, seat: int, sample: float) -> None:
+        old = self.rtt.get(seat)
+        self.rtt[seat] = sample if old is None else old + RTT_GAIN * (sample - old)
 
     async def _probe_loop(self) -> None:
         every = self.hub.settings.rtt_probe_ms / 1000

@@ -80,11 +80,15 @@ def clean_name(name: Any, default: str = "Guest") -> str:
 
 @dataclass(eq=False)
 class Connection:
-    """One WebSocket: its seat (``None`` for a spectator) and its outgoing queue."""
+    """One WebSocket: its seat (``None`` for a spectator), its outgoing queue, the round-trip
+    probes it has not answered (``pings``: nonce to send time; ``late``: nonces already counted
+    as missed) and its socket where the server can see it (for the kernel's round trip)."""
 
     seat: int | None
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
     pings: dict[int, float] = field(default_factory=dict)
+    late: set[int] = field(default_factory=set)
+    sock: Any = None
 
     def send(self, msg: dict[str, Any]) -> None:
         """Queue ``msg`` for this connection's writer."""

@@ -38,7 +38,13 @@ class Settings:
       starting.
     - ``rtt_probe_ms``: how often the server pings each seat of a real-time table to measure its
       round-trip time (N9).
-    - ``rt_jitter_ms``: the jitter allowance added to a seat's smoothed round trip (N9).
+    - ``rt_jitter_ms``: the jitter allowance added to a seat's measured round trip (N9). It is
+      all a forged reaction time can gain; against a Medium SNAP bot each 10 ms of it is worth
+      about two points of win rate to a forger (see the README, "How races are decided").
+    - ``rtt_default_ms``: the round trip credited to a seat before any measurement (N9).
+    - ``rtt_kernel``: bound a seat's round trip by the kernel's TCP measurement of its
+      connection when the server can read it (``parlour serve`` on Linux). Turn it off behind a
+      reverse proxy: the kernel then measures the proxy's hop, not the player's link.
     - ``max_tables_per_guest``: unfinished tables one guest (browser cookie) may hold.
     - ``rate_per_s``, ``rate_burst``: each WebSocket may send ``rate_per_s`` messages a second
       on average, ``rate_burst`` at once; more are refused with ``rate_limited``, and a
@@ -83,7 +89,9 @@ class Settings:
     game_speed: float = 1.0
     start_countdown_ms: int = 3000
     rtt_probe_ms: int = 2000
-    rt_jitter_ms: int = 30
+    rt_jitter_ms: int = 15
+    rtt_default_ms: int = 50
+    rtt_kernel: bool = True
     max_tables_per_guest: int = 10
     rate_per_s: float = 20.0
     rate_burst: int = 60
@@ -130,6 +138,8 @@ class Settings:
             raise ValueError("pause_after_s must not be negative")
         if self.start_countdown_ms < 0 or self.rtt_probe_ms < 50 or self.rt_jitter_ms < 0:
             raise ValueError("start_countdown_ms >= 0, rtt_probe_ms >= 50 and rt_jitter_ms >= 0")
+        if self.rtt_default_ms < 0:
+            raise ValueError("rtt_default_ms must not be negative")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -150,7 +160,7 @@ class Settings:
                 continue
             kind = type(getattr(cls(), f.name))
             try:
-                values[f.name] = kind(raw)
+                values[f.name] = _flag(raw) if kind is bool else kind(raw)
             except ValueError:
                 name = f"PARLOUR_{f.name.upper()}"
                 raise ValueError(f"{name}={raw!r} is not a {kind.__name__}") from None
@@ -169,3 +179,13 @@ class Settings:
             "game_speed": self.game_speed,
             "start_countdown_ms": self.start_countdown_ms,
         }
+
+
+def _flag(raw: str) -> bool:
+    """A yes/no setting: 1/0, true/false, yes/no, on/off (any case); raises ``ValueError``."""
+    word = raw.strip().lower()
+    if word in ("1", "true", "yes", "on"):
+        return True
+    if word in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(raw)

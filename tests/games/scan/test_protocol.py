@@ -104,7 +104,9 @@ def test_views_show_the_round_and_only_the_seats_own_waiting_input() -> None:
     assert mine["legal_actions"] == [] and spectator["legal_actions"] == []
     assert other["legal_actions"] == [f"touch {i}" for i in range(6)] + ["bluffo"]
     assert other["tan"] == [0, 0, 0, 0] and other["layout"][1] == [1, 2, 3, 4]
-    assert other["deadline_ms"] == T + 750 and other["deadline_kind"] == "decision"
+    # nothing tells when the waiting input came (its reaction time): the round's end, the reveal
+    assert other["deadline_ms"] == T + state.options.round_timer_ms
+    assert other["deadline_kind"] == "round_timer" and other["time_ms"] == T
     assert other["match"] is None and other["removed"] is None
     assert "blue_index" not in json.dumps(other["log"])
     after = decide(state)

@@ -7,7 +7,9 @@ round, where its match lay (C9: "the match is highlighted"). The blue cards remo
 are shown once the game is over. Private: the order (and faces) of the tan cards still covered,
 which blue cards were removed (until the game is over), what another seat's waiting input is, the
 seed, and whether a Bluffo claim is right until its check is over (C10: the same "checking"
-state and deadline either way). A seat sees its own waiting input.
+state and deadline either way). A seat sees its own waiting input. While inputs wait, no time
+moves with their arrival (a computer opponent acts at the reveal plus its reaction time): the
+deadline shown is the round's end, not the decision's, and the time shown is the reveal's.
 """
 
 from __future__ import annotations
@@ -16,7 +18,14 @@ import random
 from typing import Any
 
 from parlour.games.scan.cards import CATEGORIES, Card, match_index
-from parlour.games.scan.rules import deadline, deadline_kind, legal_actions, outcome, to_act
+from parlour.games.scan.rules import (
+    deadline,
+    deadline_kind,
+    legal_actions,
+    outcome,
+    round_end,
+    to_act,
+)
 from parlour.games.scan.state import PHASE_NAMES, ROUND, Pending, State
 
 
@@ -99,6 +108,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     if state.phase != ROUND and state.tan is not None:
         match = match_index(state.layout, state.tan, state.round_category)
     mine = [p for p in state.pending if p.seat == me]
+    due, due_kind, time_ms = deadline(state), deadline_kind(state), state.time_ms
+    if state.phase == ROUND and state.pending:  # nothing that tells a waiting input's time
+        due, time_ms = round_end(state), state.reveal_ms
+        due_kind = "checking" if state.checking_until is not None else "round_timer"
     return {
         "game": "scan",
         "options": state.options.to_json(),
@@ -128,9 +141,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "my_input": _pending(mine[0]) if mine else None,
         "match": match,
         "chooser": state.chooser,
-        "deadline_ms": deadline(state),
-        "deadline_kind": deadline_kind(state),
-        "time_ms": state.time_ms,
+        "deadline_ms": due,
+        "deadline_kind": due_kind,
+        "time_ms": time_ms,
         "to_act": list(to_act(state)),
         "legal_actions": [str(a) for a in legal_actions(state, me)] if me is not None else [],
         "seats": seats,

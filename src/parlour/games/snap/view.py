@@ -9,7 +9,9 @@ latest flip: the flip, every call with its verdict, the decision (with every cal
 time), penalties (who gave a card to whom, never which card), eliminations and the end. A
 seat's view adds only its legal actions. Private: every stock's order and contents (a flipped
 card too, until its reveal), the face-up cards under the tops, the moment a flipped card will
-be revealed (N3), the seed.
+be revealed (N3), the seed — and, until the race is decided, anything that tells a pending
+call's reaction time: its own time or arrival, the decision deadline, and a clock that moved
+with a pending call.
 """
 
 from __future__ import annotations
@@ -46,14 +48,9 @@ def event_json(event: tuple[Any, ...]) -> dict[str, Any]:
         }
     if kind == "call":
         _, seq, seat, rt, now, verdict, anticipation, receiver, recycled = event
-        out: dict[str, Any] = {
-            "type": "call",
-            "seq": seq,
-            "seat": seat,
-            "at_ms": now,
-            "verdict": verdict,
-        }
-        if verdict != RACE:  # a pending call's reaction time is shown with the decision
+        out: dict[str, Any] = {"type": "call", "seq": seq, "seat": seat, "verdict": verdict}
+        if verdict != RACE:  # a race call's time (or arrival) is shown with the decision
+            out["at_ms"] = now
             out["rt_ms"] = rt
             out["anticipation"] = anticipation
         if receiver is not None:
@@ -112,8 +109,12 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         for s in range(n)
     ]
     race = None
-    if state.race:
-        race = {"callers": [s for s, _, _ in state.race], "decide_ms": state.decide_ms}
+    log = [event_json(e) for e in state.events(since_flip=True)]
+    clock_ms, deadline_ms = state.clock_ms, deadline(state)
+    if state.race:  # nothing that moves with a pending call's arrival (see the docstring)
+        race = {"callers": [s for s, _, _ in state.race]}
+        clock_ms = max([state.reveal_ms, *(e["at_ms"] for e in log if "at_ms" in e)])
+        deadline_ms = None
     return {
         "game": "snap",
         "options": state.options.to_json(),
@@ -126,14 +127,14 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "seq": state.seq,
         "last_flipper": state.last_flipper,
         "reveal_ms": state.reveal_ms,
-        "clock_ms": state.clock_ms,
+        "clock_ms": clock_ms,
         "flip_open_ms": state.flip_open_ms,
         "flipping": state.turn if state.flipping is not None else None,
-        "deadline_ms": None if state.flipping is not None and not state.race else deadline(state),
+        "deadline_ms": None if state.flipping is not None and not state.race else deadline_ms,
         "seats": seats,
         "pot": {"size": len(state.pot), "top": _top(state.pot)},
         "race": race,
-        "log": [event_json(e) for e in state.events(since_flip=True)],
+        "log": log,
         "outcome": outcome(state),
     }
 

@@ -21,7 +21,7 @@ const CHOICE_KEYS = { 1: "shape", 2: "pattern", 3: "position", 4: "colour", s: "
 const ui = {
   seat: null, role: null, host: false, settings: { anim_ms: 0 },
   view: null, actions: [], presence: [], legal: { touch: new Set(), bluffo: false, choose: new Set() },
-  clock: null, socket: null, finalShown: false, layoutKey: null,
+  clock: null, socket: null, finalShown: false, layoutKey: null, fairPlay: [],
   painted: new Map(), rounds: new Map(), sent: null,
   entry: { digits: "", timer: null },
   colourBlind: localStorage.getItem(CB_KEY) === "1",
@@ -681,7 +681,8 @@ function showEnd(v) {
       ],
       h("th", { scope: "col" }, t("scan.end.total")))),
     h("tbody", {}, v.seats.map((s, seat) => h(`tr${seat === me() ? ".is-me" : ""}`, {},
-      h("th", { scope: "row" }, h("span.dot", { style: { "--hue": seatHue(seat) } }), nameOf(v, seat, me())),
+      h("th", { scope: "row" }, h("span.dot", { style: { "--hue": seatHue(seat) } }), nameOf(v, seat, me()),
+        fastOf(seat) ? h("span.flag-fast", { title: t("scan.end.fast_title") }, t("scan.end.fast")) : null),
       v.games > 1 ? v.outcome.games.map((g) => h("td", { title: t("scan.end.breakdown", { won: g.tan[seat], bluffo: g.bluffo[seat] }) }, g.scores[seat]))
         : [h("td", {}, v.outcome.games[0]?.tan[seat] ?? s.won.length), h("td", {}, `${v.outcome.games[0]?.bluffo[seat] ?? s.bluffo} × 2`)],
       h("td.total", {}, v.outcome.scores[seat])))));
@@ -690,6 +691,11 @@ function showEnd(v) {
     times.n ? h("p", {}, h("strong", {}, t(times.n === 1 ? "scan.end.rt_summary_one" : "scan.end.rt_summary", { median: times.median, best: times.best, n: times.n })),
       times.wrong ? ` · ${t(times.wrong === 1 ? "scan.end.rt_wrong_one" : "scan.end.rt_wrong", { n: times.wrong })}` : "")
       : h("p", {}, t("scan.end.rt_none")));
+  const fast = ui.fairPlay.length ? h("section.fair-play", { id: "fair-play", role: "note" },
+    h("h3", {}, t("scan.end.fast_heading")),
+    ui.fairPlay.map((f) => h("p", {}, t("scan.end.fast_line", {
+      name: nameOf(v, f.seat, me()), median: f.median_rt_ms, n: f.inputs, floor: f.floor_ms,
+    })))) : null;
   const removed = v.removed?.length ? h("section.removed", {},
     h("h3", {}, t("scan.end.removed")),
     h("div.removed-cards", {}, v.removed.map((designs) => h("div.removed-card", {
@@ -699,7 +705,7 @@ function showEnd(v) {
   fill(dialog,
     h("div.dialog-head", {}, h("h2", { id: "results-title" }, winnerLine(v, me()))),
     h("div.final", {}, h("h3", {}, t("scan.end.title")), ranking(v, me())),
-    seatsBox, rt, removed,
+    seatsBox, fast, rt, removed,
     h("div.dialog-foot", {},
       h("button.btn.ghost", { type: "button", id: "end-look", onclick: close }, t("scan.end.look")),
       h("a.btn.ghost", { href: "/" }, t("results.lobby")),
@@ -708,6 +714,9 @@ function showEnd(v) {
   if (!dialog.open) dialog.showModal();
   (dialog.querySelector(".dialog-foot .primary") ?? dialog.querySelector(".dialog-foot button"))?.focus();
 }
+
+/** The "unusually fast" flag the server raised for `seat` at a friends' table (fair_play). */
+const fastOf = (seat) => ui.fairPlay.find((f) => f.seat === seat && f.flag === "unusually_fast");
 
 function playAgain(event) {
   const v = ui.view;
@@ -733,6 +742,7 @@ function onState(msg) {
     };
   }
   ui.view = v;
+  ui.fairPlay = msg.fair_play ?? [];
   ui.actions = msg.actions ?? [];
   ui.presence = msg.presence ?? [];
   ui.legal = index(ui.actions);
