@@ -95,17 +95,52 @@ class SecurityHeaders:
 
 
 def _problem(status: int, code: str, text: str) -> JSONResponse:
-    return JSONResponse({"v": 1, "code": code, "message": text}, status_code=status)
+    # A refusal that leaves a request body unread closes the connection: the rest is not read.
+    headers = {"connection": "close"} if status in (408, 413) else None
+    return JSONResponse({"v": 1, "code": code, "message": text}, status_code=status,
+                        headers=headers)  # fmt: skip
 
 
-async def _json_body(request: Request) -> dict[str, Any]:
+STATUS = {
+    "message_too_large": 413,
+    "request_timeout": 408,
+    "too_many_tables": 429,
+    "too_many_new_tables": 429,
+    "busy": 503,
+    "storage_error": 503,
+    "not_open": 409,
+    "already_started": 409,
+}
+"""The HTTP status of an API refusal by its code (400 for the others)."""
+
+
+async def _json_body(request: Request, timeout_s: float) -> dict[str, Any]:
+    """The JSON object in ``request``'s body, read as it arrives and never past
+    :data:`MAX_BODY` bytes.
+
+    Raises :class:`ProtocolError`: ``message_too_large`` from the ``Content-Length`` alone, or as
+    soon as a body without one (chunked) passes the limit; ``request_timeout`` if the body has
+    not arrived within ``timeout_s``; ``bad_message`` or ``bad_json`` for anything but a JSON
+    object.
+    """
     # JSON only: a cross-site form cannot send application/json without a CORS preflight,
     # which this server never grants.
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise ProtocolError("bad_message", "send the body as application/json")
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise ProtocolError("message_too_large", f"requests are at most {MAX_BODY} bytes")
+    too_large = ProtocolError("message_too_large", f"requests are at most {MAX_BODY} bytes")
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_BODY:
+        raise too_large
+    body = bytearray()
+    try:
+        async with asyncio.timeout(timeout_s):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY:
+                    raise too_large
+    except TimeoutError:
+        text = f"the request body did not arrive within {timeout_s:g} s"
+        raise ProtocolError("request_timeout", text) from None
     try:
         obj = json.loads(body or b"{}")
     except (ValueError, RecursionError):  # RecursionError: nested too deeply
@@ -231,11 +266,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if not GUEST_ID.fullmatch(guest):
             guest = secrets.token_urlsafe(16)
         try:
-            game, options, name, seats = parse_setup(await _json_body(request))
+            body = await _json_body(request, settings.request_timeout_s)
+            game, options, name, seats = parse_setup(body)
             room, token = await hub_of(request).create(game, options, name, seats, guest)
         except ProtocolError as exc:
-            status = {"too_many_tables": 429, "busy": 503, "storage_error": 503}
-            return _problem(status.get(exc.code, 400), exc.code, exc.message)
+            return _problem(STATUS.get(exc.code, 400), exc.code, exc.message)
         except ValueError as exc:
             return _problem(400, "bad_message", str(exc))
         except OverflowError as exc:
@@ -276,11 +311,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if isinstance(room, Response):
             return room
         try:
-            body = await _json_body(request)
+            body = await _json_body(request, settings.request_timeout_s)
             seat, token = await room.join(body.get("name", "Guest"))
         except ProtocolError as exc:
-            status = {"not_open": 409, "already_started": 409, "storage_error": 503}
-            return _problem(status.get(exc.code, 400), exc.code, exc.message)
+            return _problem(STATUS.get(exc.code, 400), exc.code, exc.message)
         return JSONResponse({"v": 1, "table_id": room.table_id, "seat": seat, "token": token})
 
     async def replay_data(request: Request) -> Response:

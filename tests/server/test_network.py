@@ -1,0 +1,118 @@
+"""Limits that need a real server on 127.0.0.1 (uvicorn, as ``parlour serve`` runs it): request
+bodies refused without being read, a header-read timeout against slow clients, the fixed hello
+deadline, the spectator cap. Every socket read here has a deadline."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server.live import LiveServer, post
+
+READ_S = 5.0
+"""The longest any read here waits."""
+
+ENV = {
+    "PARLOUR_REQUEST_TIMEOUT_S": "1.0",
+    "PARLOUR_HELLO_TIMEOUT_S": "1.0",
+    "PARLOUR_MAX_SPECTATORS": "3",
+    "PARLOUR_NEW_TABLES_BURST": "1000",
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One server for the module: request timeout and hello deadline 1 s, 3 spectators."""
+    db: Path = tmp_path_factory.mktemp("net") / "parlour.db"
+    with LiveServer(db, ENV) as live:
+        yield live
+
+
+def raw(server: LiveServer) -> socket.socket:
+    """A plain TCP connection to the server; every read times out after :data:`READ_S`."""
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=READ_S)
+    sock.settimeout(READ_S)
+    return sock
+
+
+def read_until_closed(sock: socket.socket, limit_s: float = READ_S) -> tuple[bytes, float]:
+    """Everything the server sends until it closes the connection, and how long that took;
+    raises ``TimeoutError`` (a test failure) if it is still open after ``limit_s``."""
+    start = time.monotonic()
+    data = b""
+    while True:
+        left = limit_s - (time.monotonic() - start)
+        if left <= 0:
+            raise TimeoutError(f"still open after {limit_s} s; got {data[:200]!r}")
+        sock.settimeout(left)
+        try:
+            chunk = sock.recv(65536)
+        except ConnectionResetError:
+            chunk = b""
+        except TimeoutError:
+            raise TimeoutError(f"still open after {limit_s} s; got {data[:200]!r}") from None
+        if not chunk:
+            return data, time.monotonic() - start
+        data += chunk
+
+
+def answer_of(data: bytes) -> tuple[int, dict[str, str], Any]:
+    """Status, headers and JSON body of one HTTP/1.1 response (``Content-Length`` bodies)."""
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    headers = {k.lower(): v for k, v in headers.items()}
+    length = int(headers.get("content-length", len(body)))
+    return int(lines[0].split(" ")[1]), headers, json.loads(body[:length])
+
+
+# ------------------------------------------------------------------------- request bodies
+
+
+def test_a_huge_content_length_is_refused_before_the_body(server: LiveServer) -> None:
+    with raw(server) as sock:
+        sock.sendall(
+            b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 300000000\r\n\r\n" + b"{" * 1000
+        )  # 1 KB of the promised 300 MB, then nothing
+        data, took = read_until_closed(sock)
+    status, headers, body = answer_of(data)
+    assert took < 2.0  # at once, not after waiting for the body
+    assert status == 413 and body["code"] == "message_too_large", data[:300]
+    assert "4096 bytes" in body["message"] and headers.get("connection") == "close"
+
+
+def test_a_chunked_body_is_cut_off_at_the_limit(server: LiveServer) -> None:
+    with raw(server) as sock:
+        sock.sendall(
+            b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n"
+        )
+        for _ in range(3):  # 6 KB in 2 KB chunks, and the body never ends
+            sock.sendall(b"800\r\n" + b" " * 2048 + b"\r\n")
+        data, _ = read_until_closed(sock)
+    status, _, body = answer_of(data)
+    assert status == 413 and body["code"] == "message_too_large", data[:300]
+
+
+def test_a_slow_body_times_out(server: LiveServer) -> None:
+    with raw(server) as sock:
+        sock.sendall(
+            b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 100\r\n\r\n{"
+        )
+        data, took = read_until_closed(sock)
+    status, _, body = answer_of(data)
+    assert status == 408 and body["code"] == "request_timeout", data[:300]
+    assert 0.8 <= took <= 3.0
+
+
+def test_small_bodies_still_work(server: LiveServer) -> None:
+    made = post(f"{server.url}/api/tables", {"seats": [{"kind": "bot", "level": "easy"}]})
+    assert made["seat"] == 0 and made["token"]
