@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
 
 from tests.server.live import LiveServer, post
 
@@ -116,3 +118,112 @@ def test_a_slow_body_times_out(server: LiveServer) -> None:
 def test_small_bodies_still_work(server: LiveServer) -> None:
     made = post(f"{server.url}/api/tables", {"seats": [{"kind": "bot", "level": "easy"}]})
     assert made["seat"] == 0 and made["token"]
+
+
+# ------------------------------------------------------------------------- slow clients
+
+
+def test_a_half_sent_request_line_is_closed_within_the_timeout(server: LiveServer) -> None:
+    socks = [raw(server) for _ in range(20)]
+    try:
+        for sock in socks:
+            sock.sendall(b"GET / HT")  # and then nothing
+        for sock in socks:
+            _, took = read_until_closed(sock, limit_s=3.0)
+            assert took <= 3.0
+    finally:
+        for sock in socks:
+            sock.close()
+
+
+def test_a_silent_connection_is_closed_within_the_timeout(server: LiveServer) -> None:
+    with raw(server) as sock:
+        data, took = read_until_closed(sock, limit_s=3.0)
+    assert data == b"" and took >= 0.8
+
+
+def test_a_kept_alive_connection_may_not_dribble_its_next_request(server: LiveServer) -> None:
+    with raw(server) as sock:
+        sock.sendall(b"GET /api/tables/nope HTTP/1.1\r\nHost: x\r\n\r\n")
+        sock.settimeout(READ_S)
+        first = sock.recv(65536)
+        assert first.startswith(b"HTTP/1.1 404"), first[:100]
+        start = time.monotonic()
+        for part in (b"GET / HTTP/1.1\r\n", b"Host: x\r\n", b"X-A: 1\r\n", b"X-B: 2\r\n"):
+            time.sleep(0.4)  # each piece well within uvicorn's keep-alive timeout (5 s)
+            try:
+                sock.sendall(part)
+            except OSError:
+                break
+        _, _ = read_until_closed(sock, limit_s=3.0)
+        assert time.monotonic() - start <= 3.5
+
+
+def test_requests_in_time_are_served(server: LiveServer) -> None:
+    with raw(server) as sock:
+        sock.sendall(b"GET /api/tables/nope HTTP/1.1\r\n")
+        time.sleep(0.3)
+        sock.sendall(b"Host: x\r\nConnection: close\r\n\r\n")
+        data, _ = read_until_closed(sock)
+    assert data.startswith(b"HTTP/1.1 404")
+
+
+# ------------------------------------------------------------------------- before hello
+
+
+def ws_open(server: LiveServer, table_id: str) -> ClientConnection:
+    """A WebSocket to ``table_id``'s socket (opened within :data:`READ_S`)."""
+    url = f"ws://127.0.0.1:{server.port}/ws/{table_id}"
+    return connect(url, open_timeout=READ_S, close_timeout=1, proxy=None)
+
+
+def messages_until_closed(ws: ClientConnection, limit_s: float) -> tuple[list[Any], int | None]:
+    """Every message until the server closes the socket, and its close code; fails if it is
+    still open after ``limit_s``."""
+    deadline = time.monotonic() + limit_s
+    got: list[Any] = []
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"still open after {limit_s} s: {got[-3:]}"
+        try:
+            got.append(json.loads(ws.recv(timeout=left)))
+        except TimeoutError:
+            raise AssertionError(f"still open after {limit_s} s: {got[-3:]}") from None
+        except ConnectionClosed as closed:
+            return got, closed.rcvd.code if closed.rcvd is not None else None
+
+
+def a_table(server: LiveServer) -> dict[str, Any]:
+    """A new SCOUT table with one open seat (the caller is its host)."""
+    return post(f"{server.url}/api/tables", {"seats": [{"kind": "open"}]})
+
+
+def test_messages_before_hello_do_not_extend_its_deadline(server: LiveServer) -> None:
+    table = a_table(server)
+    with ws_open(server, table["table_id"]) as ws:
+        start = time.monotonic()
+        closed_at = None
+        while time.monotonic() - start < 3.0:  # a message every 0.2 s for 3 s, or until closed
+            try:
+                ws.send(json.dumps({"v": 1, "type": "ping"}))
+            except ConnectionClosed:
+                closed_at = time.monotonic() - start
+                break
+            time.sleep(0.2)
+        got, code = messages_until_closed(ws, limit_s=2.0)
+    assert code == 4408 and closed_at is not None and 0.8 <= closed_at <= 2.0, (code, closed_at)
+    assert got and got[-1]["code"] == "hello_first"
+
+
+def test_a_flood_before_hello_is_rate_limited_then_closed(server: LiveServer) -> None:
+    table = a_table(server)
+    with ws_open(server, table["table_id"]) as ws:
+        for _ in range(200):
+            try:
+                ws.send(json.dumps({"v": 1, "type": "hello", "token": "not-the-token-1234"}))
+            except ConnectionClosed:
+                break
+        got, code = messages_until_closed(ws, limit_s=3.0)
+    codes = [m["code"] for m in got]
+    assert code == 4429 and "rate_limited" in codes, (code, codes[-3:])
+    assert len(got) < 200

@@ -380,12 +380,12 @@ async def serve_socket(websocket: WebSocket, hub: Hub, settings: Settings) -> No
         await _send(websocket, error("storage_error", 0, "the table could not be read"))
         await websocket.close(code=1011)
         return
-    conn = await _hello(websocket, room, settings)
+    bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)  # from before hello on
+    conn = await _hello(websocket, room, settings, bucket)
     if conn is None:
         return
     writer = asyncio.create_task(_write(websocket, conn))
     room.connect(conn)
-    bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)
     refused = 0
     # Messages are handled in order by one worker task, so that answers come in the order of
     # the messages, while an input waits for its room (and its store write); pongs are timed
@@ -462,17 +462,32 @@ async def _work(
             log.exception("a message at table %s failed", room().table_id)
 
 
-async def _hello(websocket: WebSocket, room: Room, settings: Settings) -> Connection | None:
-    # The first message must be hello with a seat's token, or with watch: true.
+async def _hello(
+    websocket: WebSocket, room: Room, settings: Settings, bucket: TokenBucket
+) -> Connection | None:
+    # The first message must be hello with a seat's token, or with watch: true, within
+    # hello_timeout_s of the socket opening (other messages do not extend it); messages before
+    # it count against the connection's rate limit like any other.
+    deadline = time.monotonic() + settings.hello_timeout_s
+    refused = 0
     while True:
         try:
-            msg = await asyncio.wait_for(websocket.receive(), settings.hello_timeout_s)
+            msg = await asyncio.wait_for(websocket.receive(), deadline - time.monotonic())
         except TimeoutError:
             await _send(websocket, error("hello_first", room.table.state_id))
             await websocket.close(code=4408)
             return None
         if msg["type"] == "websocket.disconnect":
             return None
+        if not bucket.take():
+            refused += 1
+            if refused > 2 * settings.rate_burst:  # still flooding after the warnings
+                await websocket.close(code=4429)
+                return None
+            text = f"at most {settings.rate_per_s:g} messages a second; this one was dropped"
+            await _send(websocket, error("rate_limited", room.table.state_id, text))
+            continue
+        refused = 0
         try:
             parsed = parse(_payload(msg), settings.max_message_bytes)
             if parsed.type != "hello":
