@@ -183,3 +183,34 @@ def test_a_real_time_game_pauses_when_everybody_has_left(
         until(ws, lambda m: m["type"] == "state" and m["clock"]["running"])
         until(ws, lambda m: m["type"] == "state" and m["state_id"] > paused_at + 2)
         assert room.clock.running()
+
+
+def test_a_replay_is_built_once_then_served_from_the_cache(
+    make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = make_client()
+    made = create(client, [BOT])
+    _finish_scout(client, made)
+    table_id = made["table_id"]
+    store = client.app.state.hub.store  # type: ignore[attr-defined]
+    loads: list[str] = []
+    load = store.load
+    monkeypatch.setattr(store, "load", lambda tid: loads.append(tid) or load(tid))
+    first = client.get(f"/api/replay/{table_id}")
+    second = client.get(f"/api/replay/{table_id}")
+    plain = client.get(f"/api/replay/{table_id}", headers={"accept-encoding": "identity"})
+    assert first.status_code == second.status_code == plain.status_code == 200
+    assert first.json() == second.json() == plain.json() and first.json()["frames"]
+    assert loads.count(table_id) == 1  # built (loaded and replayed) once
+    assert second.headers["content-encoding"] == "gzip"
+    assert "content-encoding" not in plain.headers
+
+
+def test_the_replay_cache_is_bounded_by_bytes(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(replay_cache_bytes=1)  # nothing fits: every request builds again
+    made = create(client, [BOT])
+    _finish_scout(client, made)
+    replays = client.app.state.replays  # type: ignore[attr-defined]
+    for _ in range(2):
+        assert client.get(f"/api/replay/{made['table_id']}").status_code == 200
+    assert replays.built == 2 and replays.size == 0

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gzip
 import json
 import logging
 import re
@@ -49,7 +50,7 @@ from parlour.bots.levels import LEVELS
 from parlour.games.scan import svg
 from parlour.server.bots import BotRunner
 from parlour.server.protocol import CODES, ProtocolError, error, parse
-from parlour.server.replay import Expired, NotFinished, replay
+from parlour.server.replay import Expired, NotFinished, ReplayCache
 from parlour.server.rooms import Connection, Hub, Room, TableExpired, clean_name
 from parlour.server.settings import Settings
 from parlour.store import CorruptDatabase, SQLiteStore
@@ -216,6 +217,7 @@ GAME_PAGES = {"scout": "table.html", "scan": "scan.html", "snap": "snap.html"}
 def create_app(settings: Settings | None = None) -> Starlette:
     """The Parlour web app for ``settings`` (defaults: :meth:`Settings.from_env`)."""
     settings = settings or Settings.from_env()
+    replays = ReplayCache(settings.replay_cache_bytes)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -228,6 +230,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         runner = BotRunner(settings.bot_workers)
         hub = Hub(settings, store, runner)
         app.state.hub = hub
+        app.state.replays = replays
         rebuilt = await hub.open()
         if rebuilt:
             log.info("rebuilt %d unfinished tables from %s", rebuilt, settings.db)
@@ -318,10 +321,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return JSONResponse({"v": 1, "table_id": room.table_id, "seat": seat, "token": token})
 
     async def replay_data(request: Request) -> Response:
-        hub = hub_of(request)
+        # Built once per finished game (off the event loop) and served from the cache.
         try:
-            stored = await asyncio.to_thread(hub.store.load, request.path_params["table_id"])
-            data = await asyncio.to_thread(replay, stored)
+            packed = await replays.get(request.path_params["table_id"], hub_of(request).store.load)
         except KeyError:
             return _problem(404, "no_such_table", "there is no such table")
         except Expired:
@@ -331,7 +333,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         except sqlite3.Error:
             log.exception("could not load table %s", request.path_params["table_id"])
             return _problem(503, "storage_error", "the game could not be read; try again")
-        return JSONResponse({"v": 1, **data})
+        headers = {"cache-control": "public, max-age=86400", "vary": "accept-encoding"}
+        if "gzip" in request.headers.get("accept-encoding", ""):
+            headers["content-encoding"] = "gzip"
+            return Response(packed, media_type="application/json", headers=headers)
+        text = await asyncio.to_thread(gzip.decompress, packed)
+        return Response(text, media_type="application/json", headers=headers)
 
     async def health(request: Request) -> Response:
         return JSONResponse({"v": 1, **hub_of(request).health()},
