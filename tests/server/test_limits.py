@@ -17,6 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from parlour.server import create_app
 from parlour.server.bots import BotRunner
+from parlour.server.rooms import Connection
 from parlour.store import SQLiteStore
 from tests.server.conftest import Msg, create, fast_settings, hello, room_of, send, until
 
@@ -214,3 +215,43 @@ def test_the_replay_cache_is_bounded_by_bytes(make_client: Callable[..., TestCli
     for _ in range(2):
         assert client.get(f"/api/replay/{made['table_id']}").status_code == 200
     assert replays.built == 2 and replays.size == 0
+
+
+@pytest.mark.parametrize("game", ["scout", "snap"])
+def test_spectators_coming_and_going_cost_messages_linear_in_their_number(
+    make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    client = make_client(max_spectators=1000)
+    made = create(client, [{"kind": "open"}], game=game)
+    room = room_of(client, made["table_id"])
+    sent: list[Connection] = []
+    send = Connection.send
+
+    def counting(self: Connection, msg: dict[str, Any]) -> None:
+        sent.append(self)
+        send(self, msg)
+
+    monkeypatch.setattr(Connection, "send", counting)
+    host, spectators = Connection(0), [Connection(None) for _ in range(200)]
+
+    def come_and_go() -> None:
+        room.connect(host)
+        for conn in spectators:
+            room.connect(conn)
+        for conn in spectators:
+            room.disconnect(conn)
+
+    client.portal.call(come_and_go)  # type: ignore[union-attr]
+    to_spectators = sum(c.seat is None for c in sent)
+    assert to_spectators <= 2 * len(spectators)  # each its welcome and its state: O(N)
+    assert sent.count(host) <= 3  # the host's welcome, state (and ping): no news per spectator
+    guest = Connection(1)  # a person arriving is news for the people, not for the spectators
+    sent.clear()
+    room.table.take_seat(1, "Bo")
+    client.portal.call(room.connect, guest)  # type: ignore[union-attr]
+    assert host in sent and guest in sent
+    news = [host.queue.get_nowait() for _ in range(host.queue.qsize())]
+    assert {"type": "presence", "presence": [True, True]}.items() <= news[-1].items()
+    assert sum(c.seat is None for c in sent) == 0  # nobody was watching by then
+    client.portal.call(room.disconnect, guest)  # type: ignore[union-attr]
+    client.portal.call(room.disconnect, host)  # type: ignore[union-attr]

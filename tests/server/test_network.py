@@ -4,6 +4,7 @@ deadline, the spectator cap. Every socket read here has a deadline."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import time
@@ -227,3 +228,28 @@ def test_a_flood_before_hello_is_rate_limited_then_closed(server: LiveServer) ->
     codes = [m["code"] for m in got]
     assert code == 4429 and "rate_limited" in codes, (code, codes[-3:])
     assert len(got) < 200
+
+
+# ------------------------------------------------------------------------- spectators
+
+
+def test_spectators_beyond_the_cap_are_refused(server: LiveServer) -> None:
+    table = a_table(server)
+    with contextlib.ExitStack() as stack:
+        for _ in range(3):
+            ws = stack.enter_context(ws_open(server, table["table_id"]))
+            ws.send(json.dumps({"v": 1, "type": "hello", "watch": True}))
+            assert json.loads(ws.recv(timeout=READ_S))["type"] == "welcome"
+            assert json.loads(ws.recv(timeout=READ_S))["type"] == "state"
+        with ws_open(server, table["table_id"]) as fourth:
+            fourth.send(json.dumps({"v": 1, "type": "hello", "watch": True}))
+            got, code = messages_until_closed(fourth, limit_s=READ_S)
+        assert code == 4503 and [m["code"] for m in got] == ["too_many_spectators"]
+        assert "3 spectators" in got[0]["message"]
+        with ws_open(server, table["table_id"]) as host:  # people are never turned away
+            host.send(json.dumps({"v": 1, "type": "hello", "token": table["token"]}))
+            assert json.loads(host.recv(timeout=READ_S))["type"] == "welcome"
+    time.sleep(0.3)  # the server sees them leave: room for a spectator again
+    with ws_open(server, table["table_id"]) as again:
+        again.send(json.dumps({"v": 1, "type": "hello", "watch": True}))
+        assert json.loads(again.recv(timeout=READ_S))["type"] == "welcome"

@@ -500,6 +500,12 @@ async def _hello(
             if parsed.type != "hello":
                 raise ProtocolError("hello_first")
             if parsed.body.get("watch"):
+                if room.watching >= settings.max_spectators:
+                    most = settings.max_spectators
+                    text = f"this table admits {most} spectators at once: try again later"
+                    await _send(websocket, error("too_many_spectators", room.table.state_id, text))
+                    await websocket.close(code=4503)
+                    return None
                 return Connection(None)
             seat = room.seat_for_token(parsed.body["token"])
             if seat is None:

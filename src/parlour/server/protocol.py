@@ -28,6 +28,9 @@ The server sends, each with the table's current ``state_id``:
   before the start, ``starting`` (``may_start``: whether you may fill and start; ``host_here``;
   ``others_in_ms``: ms until anyone seated may, ``null`` while the host is here); a seat whose
   ``seat_info`` says ``away: true`` is played by a computer until its person is back;
+- ``presence``: ``{"presence": [bool per seat]}`` when a person's seat comes online or goes
+  offline during the game (a bot's seat is always online; before the start a whole ``state`` is
+  sent instead); spectators coming and going send nothing to others;
 - ``ack``: your ``act`` or ``play`` was applied (and stored) — ``ref`` echoes the one you sent;
   for a timed ``play`` it carries the credited ``rt_ms``;
 - ``error``: ``code`` (machine-readable) and ``message`` (a sentence); it changed nothing;

@@ -99,6 +99,8 @@ class Room:
         self.table = table
         self.hashes = dict(hashes)
         self.conns: set[Connection] = set()
+        self.watching = 0
+        """How many of ``conns`` are spectators."""
         self._wake = asyncio.Event()
         self._rng = random.Random(table.seed ^ 0x5EED)
         self._task: asyncio.Task[None] | None = None
@@ -166,8 +168,16 @@ class Room:
         return [s.kind == "bot" or i in online for i, s in enumerate(self.table.seats)]
 
     def connect(self, conn: Connection) -> None:
-        """Add a connection, send it the welcome and its state, and tell the others."""
+        """Add a connection and send it the welcome and its state (with the whole history).
+
+        The others hear of it only if it changes who is here (a person's seat comes online):
+        then everyone gets a small ``presence`` message. A spectator arriving costs two
+        messages, to itself, however many are watching.
+        """
+        online = self.presence()
         self.conns.add(conn)
+        if conn.seat is None:
+            self.watching += 1
         self.last_active = time.monotonic()
         self.away.presence_changed()
         role = "player" if conn.seat is not None else "spectator"
@@ -182,17 +192,38 @@ class Room:
                 settings=self.hub.settings.client(),
             )
         )
-        self.broadcast(new=conn)
+        past = self.history(conn.seat)
+        conn.send({**self.state_message(conn.seat, []), "history": list(past)})
+        self._tell_presence(online, but=conn)
 
     def disconnect(self, conn: Connection) -> None:
-        """Remove a connection and tell the others who is still here."""
+        """Remove a connection; if that changes who is here, tell the others (``presence``)."""
+        if conn not in self.conns:
+            return
+        online = self.presence()
         self.conns.discard(conn)
+        if conn.seat is None:
+            self.watching -= 1
         self.last_active = time.monotonic()
         self.away.presence_changed()
         if self.conns:
-            self.broadcast()
+            self._tell_presence(online)
         elif self.finished:
             self.hub.forget(self)
+
+    def _tell_presence(self, before: list[bool], but: Connection | None = None) -> None:
+        # A person came or went: a small presence message to everyone but ``but``; before the
+        # start, the whole state (who may start depends on whether the host is here).
+        now = self.presence()
+        if now == before:
+            return
+        if not self.table.started:
+            self.broadcast()
+            return
+        msg = message("presence", self.table.state_id, presence=now)
+        for conn in list(self.conns):
+            if conn is not but:
+                conn.send(msg)
 
     def state_message(self, seat: int | None, events: list[Any]) -> dict[str, Any]:
         """The ``state`` message for ``seat``: its view, its legal actions, who is here, and
