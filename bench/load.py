@@ -171,6 +171,7 @@ class Server:
             "PARLOUR_START_COUNTDOWN_MS": "0",
             "PARLOUR_GAME_SPEED": str(game_speed),
             "PARLOUR_MAX_OPEN_TABLES": "100000",
+            "PARLOUR_NEW_TABLES_BURST": "100000",  # every client is on 127.0.0.1
             "PARLOUR_HOST": HOST,
             **(env or {}),
         }

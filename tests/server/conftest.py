@@ -17,7 +17,8 @@ Msg = dict[str, Any]
 
 def fast_settings(tmp_path: Path, **changes: Any) -> Settings:
     """Settings for tests: a database in ``tmp_path``, bots that move at once, no pool, no
-    turn timers."""
+    turn timers, and no limit on new tables from one address (tests create many from
+    ``testclient``)."""
     base = {
         "db": str(tmp_path / "parlour.db"),
         "bot_delay_min_ms": 0,
@@ -25,6 +26,7 @@ def fast_settings(tmp_path: Path, **changes: Any) -> Settings:
         "anim_ms": 0,
         "bot_workers": 0,
         "turn_timer_s": 0,  # no turn timers: people in tests think as long as they like
+        "new_tables_burst": 100_000,
     }
     return Settings(**{**base, **changes})
 

@@ -255,3 +255,63 @@ def test_spectators_coming_and_going_cost_messages_linear_in_their_number(
     assert sum(c.seat is None for c in sent) == 0  # nobody was watching by then
     client.portal.call(room.disconnect, guest)  # type: ignore[union-attr]
     client.portal.call(room.disconnect, host)  # type: ignore[union-attr]
+
+
+def test_one_address_may_create_only_so_many_tables_a_minute(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client(new_tables_per_min=6.0, new_tables_burst=3)
+    body = {"name": "Ana", "seats": [BOT]}
+    for _ in range(3):
+        client.cookies.clear()  # no cookie: every request a new guest
+        assert client.post("/api/tables", json=body).status_code == 201
+    client.cookies.clear()
+    refused = client.post("/api/tables", json=body, headers={"x-forwarded-for": "10.9.9.9"})
+    assert refused.status_code == 429 and refused.json()["code"] == "too_many_new_tables"
+    assert "3 new tables" in refused.json()["message"]
+    assert 1 <= int(refused.headers["retry-after"]) <= 10
+    elsewhere = TestClient(client.app, client=("192.0.2.7", 40000))  # another address
+    assert elsewhere.post("/api/tables", json=body).status_code == 201
+
+
+def test_only_held_tables_count_against_the_server_limit(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client(max_open_tables=1, hold_s=0.3)
+    body = {"name": "Ana", "seats": [{"kind": "open"}]}
+    made = create(client, [{"kind": "open"}])
+    assert client.post("/api/tables", json=body).json()["code"] == "busy"  # just created
+    with client.websocket_connect(f"/ws/{made['table_id']}") as ws:
+        hello(ws, made["token"])
+        time.sleep(0.4)
+        assert client.post("/api/tables", json=body).json()["code"] == "busy"  # someone is here
+    assert client.post("/api/tables", json=body).json()["code"] == "busy"  # just left
+    time.sleep(0.4)  # nobody came back: no longer held (it stays, and may still be played)
+    assert client.post("/api/tables", json=body).status_code == 201
+    assert made["table_id"] in client.app.state.hub.rooms  # type: ignore[attr-defined]
+
+
+def test_only_held_tables_count_against_a_guest(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(max_tables_per_guest=1, hold_s=0.3)
+    create(client, [BOT])
+    refused = client.post("/api/tables", json={"name": "Ana", "seats": [BOT]})
+    assert refused.status_code == 429 and refused.json()["code"] == "too_many_tables"
+    time.sleep(0.4)
+    assert client.post("/api/tables", json={"name": "Ana", "seats": [BOT]}).status_code == 201
+
+
+def test_a_table_nobody_joins_expires_within_minutes(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client(unjoined_expiry_s=0.2)
+    lonely = create(client, [{"kind": "open"}])
+    visited = create(client, [{"kind": "open"}])
+    with client.websocket_connect(f"/ws/{visited['table_id']}") as ws:
+        hello(ws, visited["token"])
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    assert hub.sweep() == (0, 0)
+    time.sleep(0.3)
+    assert hub.sweep() == (1, 0)  # the lonely one; the visited one waits for idle_expiry_s
+    info = client.get(f"/api/tables/{lonely['table_id']}")
+    assert info.status_code == 410 and info.json()["code"] == "table_expired"
+    assert client.get(f"/api/tables/{visited['table_id']}").status_code == 200

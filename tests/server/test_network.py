@@ -16,6 +16,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from parlour.server.run import uvicorn_options
+from parlour.server.settings import Settings
 from tests.server.live import LiveServer, post
 
 READ_S = 5.0
@@ -253,3 +255,11 @@ def test_spectators_beyond_the_cap_are_refused(server: LiveServer) -> None:
     with ws_open(server, table["table_id"]) as again:
         again.send(json.dumps({"v": 1, "type": "hello", "watch": True}))
         assert json.loads(again.recv(timeout=READ_S))["type"] == "welcome"
+
+
+def test_x_forwarded_for_is_believed_only_from_trusted_proxies() -> None:
+    plain = uvicorn_options(Settings())  # uvicorn alone would believe it from 127.0.0.1
+    assert plain["proxy_headers"] is False
+    behind = uvicorn_options(Settings(trusted_proxies="10.0.0.1, 10.0.0.2"))
+    assert behind["proxy_headers"] is True
+    assert behind["forwarded_allow_ips"] == ["10.0.0.1", "10.0.0.2"]

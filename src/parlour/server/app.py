@@ -49,6 +49,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from parlour.bots.levels import LEVELS
 from parlour.games.scan import svg
 from parlour.server.bots import BotRunner
+from parlour.server.limits import AddressLimiter
 from parlour.server.protocol import CODES, ProtocolError, error, parse
 from parlour.server.replay import Expired, NotFinished, ReplayCache
 from parlour.server.rooms import Connection, Hub, Room, TableExpired, clean_name
@@ -218,6 +219,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     """The Parlour web app for ``settings`` (defaults: :meth:`Settings.from_env`)."""
     settings = settings or Settings.from_env()
     replays = ReplayCache(settings.replay_cache_bytes)
+    new_tables = AddressLimiter(settings.new_tables_per_min, settings.new_tables_burst)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -265,6 +267,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
                         headers={"cache-control": "public, max-age=3600"})  # fmt: skip
 
     async def create_table(request: Request) -> Response:
+        # Per client address first: a client without a cookie is a new guest every time.
+        wait = new_tables.take(request.client.host if request.client else "")
+        if wait:
+            burst, per_min = settings.new_tables_burst, settings.new_tables_per_min
+            text = (f"at most {burst} new tables at once and {per_min:g} a minute from one "
+                    f"address: try again in {AddressLimiter.retry_after(wait)} s")  # fmt: skip
+            refused = _problem(429, "too_many_new_tables", text)
+            refused.headers["retry-after"] = AddressLimiter.retry_after(wait)
+            return refused
         guest = request.cookies.get(GUEST_COOKIE, "")
         if not GUEST_ID.fullmatch(guest):
             guest = secrets.token_urlsafe(16)

@@ -113,6 +113,11 @@ class Room:
         self._deferred = False
         self._fresh: set[Connection] = set()
         self.away = Away(self)
+        self.created = self.last_active
+        self.joined = bool(table.record)
+        """Whether a person has ever connected to a seat (a rebuilt table: has been played)."""
+        self.held_until = self.created + hub.settings.hold_s
+        """Held (:meth:`held`) until then even with nobody here: made or left recently."""
 
     realtime = False
     """Whether this room's game is played in real time (see ``parlour.server.realtime``)."""
@@ -162,6 +167,14 @@ class Room:
         token = secrets.token_urlsafe(24)
         return token, token_hash(token)
 
+    def held(self, now: float) -> bool:
+        """Whether this table counts against ``max_open_tables`` and its guest's
+        ``max_tables_per_guest`` at monotonic time ``now``: unfinished, and a person is
+        connected to a seat or was (or the table was created) within ``hold_s``."""
+        if len(self.conns) == self.watching and now >= self.held_until:
+            return False
+        return not self.finished
+
     def presence(self) -> list[bool]:
         """Per seat: a bot, or a human with at least one open connection."""
         online = {c.seat for c in self.conns}
@@ -178,6 +191,8 @@ class Room:
         self.conns.add(conn)
         if conn.seat is None:
             self.watching += 1
+        else:
+            self.joined = True
         self.last_active = time.monotonic()
         self.away.presence_changed()
         role = "player" if conn.seat is not None else "spectator"
@@ -206,6 +221,8 @@ class Room:
             self.watching -= 1
         self.last_active = time.monotonic()
         self.away.presence_changed()
+        if conn.seat is not None:
+            self.held_until = self.last_active + self.hub.settings.hold_s
         if self.conns:
             self._tell_presence(online)
         elif self.finished:
@@ -635,26 +652,32 @@ class Hub:
     async def sweep(self) -> tuple[int, int]:
         """Expire idle tables and archive old finished ones; returns how many of each.
 
-        A table expires when it is unfinished, nobody is connected and nothing has happened
-        for ``idle_expiry_s``; finished tables nobody looks at leave memory; finished tables
-        older than ``archive_after_s`` are archived.
+        A table expires when it is unfinished, nobody is connected, and either nothing has
+        happened for ``idle_expiry_s`` or no person has ever connected to it in the
+        ``unjoined_expiry_s`` since it was created; finished tables nobody looks at leave memory;
+        finished tables older than ``archive_after_s`` are archived.
         """
         now = time.monotonic()
+        settings = self.settings
         expired = 0
         for room in list(self.rooms.values()):
             if room.conns:
                 continue
             if room.finished:
                 self.forget(room)
-            elif now - room.last_active >= self.settings.idle_expiry_s and room.settled:
+                continue
+            idle = now - room.last_active >= settings.idle_expiry_s
+            lonely = not room.joined and now - room.created >= settings.unjoined_expiry_s
+            if (idle or lonely) and room.settled:
                 await self.store.write([op_expire(room.table_id)])
                 if self.rooms.get(room.table_id) is not room or room.conns:
                     continue  # somebody came back meanwhile
                 del self.rooms[room.table_id]
                 room.cancel()
                 expired += 1
-                log.info("table %s expired after %.0f s without play", room.table_id,
-                         now - room.last_active)  # fmt: skip
+                why = "without play" if idle else "with nobody ever at it"
+                log.info("table %s expired after %.0f s %s", room.table_id,
+                         now - room.last_active, why)  # fmt: skip
         archived = 0
         before = now_ms() - int(self.settings.archive_after_s * 1000)
         for table_id in await asyncio.to_thread(self.store.to_archive, before):
@@ -712,23 +735,27 @@ class Hub:
         (bots or open seats); returns the room and the host's token. The game starts at once
         unless a seat is open.
 
-        Raises ``ValueError`` for bad options, ``OverflowError`` when the server holds
-        ``max_open_tables`` unfinished tables, and :class:`ProtocolError` ``too_many_tables``
-        when ``guest`` already holds ``max_tables_per_guest`` (``storage_error`` if the table
-        cannot be stored).
+        Raises ``ValueError`` for bad options, ``OverflowError`` when the server has
+        ``max_open_tables`` held tables (:meth:`Room.held`), and :class:`ProtocolError`
+        ``too_many_tables`` when ``guest`` already holds ``max_tables_per_guest`` (``busy`` for a
+        real-time table while the server is overloaded, ``storage_error`` if the table cannot be
+        stored).
         """
-        if sum(not r.finished for r in self.rooms.values()) >= self.settings.max_open_tables:
+        now = time.monotonic()
+        if sum(r.held(now) for r in self.rooms.values()) >= self.settings.max_open_tables:
             raise OverflowError("this server has too many tables in play; try again later")
         if get_game(game).race is not None and (why := self.busy()) is not None:
             log.warning("refused a new %s table: %s", game, why)
             raise ProtocolError("busy")
         most = self.settings.max_tables_per_guest
-        if guest is not None and await asyncio.to_thread(self.store.open_tables_of, guest) >= most:
-            raise ProtocolError(
-                "too_many_tables",
-                f"you already have {most} unfinished tables: finish one, or wait until they "
-                "close by themselves after a while without play",
-            )
+        if guest is not None:
+            ids = await asyncio.to_thread(self.store.unfinished_of, guest)
+            if sum((room := self.rooms.get(i)) is not None and room.held(now) for i in ids) >= most:
+                raise ProtocolError(
+                    "too_many_tables",
+                    f"you already have {most} unfinished tables in play: finish or leave one "
+                    "(a table you left stops counting after a few minutes)",
+                )
         table_id = secrets.token_urlsafe(6)
         while table_id in self.rooms:
             table_id = secrets.token_urlsafe(6)
