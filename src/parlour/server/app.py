@@ -32,6 +32,7 @@ import re
 import secrets
 import sqlite3
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -558,7 +559,24 @@ def _payload(msg: Message) -> str | bytes | None:
 
 async def _write(websocket: WebSocket, conn: Connection) -> None:
     while (msg := await conn.queue.get()) is not None:
-        await _send(websocket, msg)
+        with contextlib.suppress(Exception):
+            await websocket.send_text(_encode(msg))
+
+
+_ENCODED: OrderedDict[int, tuple[dict[str, Any], str]] = OrderedDict()
+"""The latest messages encoded, by identity: a broadcast sends one message object to every
+connection of a seat (to every spectator), so it is encoded once, not once per connection."""
+
+
+def _encode(msg: dict[str, Any]) -> str:
+    found = _ENCODED.get(id(msg))
+    if found is not None and found[0] is msg:
+        return found[1]
+    text = json.dumps(msg, separators=(",", ":"))
+    _ENCODED[id(msg)] = (msg, text)
+    if len(_ENCODED) > 64:
+        _ENCODED.popitem(last=False)
+    return text
 
 
 async def _send(websocket: WebSocket, msg: dict[str, Any]) -> None:

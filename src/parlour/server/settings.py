@@ -126,7 +126,7 @@ class Settings:
     flip_timer_s: float = 30.0
     host_away_s: float = 30.0
     away_level: str = "medium"
-    hold_s: float = 300.0
+    hold_s: float = 120.0
     unjoined_expiry_s: float = 300.0
     new_tables_per_min: float = 10.0
     new_tables_burst: int = 10
