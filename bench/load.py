@@ -993,6 +993,9 @@ def main(argv: list[str] | None = None) -> int:
     limits.add_argument(
         "--flood-addresses", type=int, default=120, help="addresses of the crowd phase (120)"
     )
+    limits.add_argument(
+        "--flood-wait", type=float, default=0, help="wait for a free slot up to S s (0: no)"
+    )
     limits.add_argument("--replay-clients", type=int, default=8, help="replay loopers (8)")
     limits.add_argument("--replay-seconds", type=float, default=20, help="replay time (20)")
     args = parser.parse_args(argv)

@@ -11,7 +11,8 @@
   holds over time and how the visitor fared.
 - ``flood``: one address creates tables without a cookie as fast as it can for
   ``--flood-seconds``; then another address tries, then ``--flood-addresses`` addresses
-  (127.0.0.2, …) create tables at once, as a botnet would; it reports answers by code.
+  (127.0.0.2, …) create tables at once, as a botnet would; it reports answers by code, and
+  with ``--flood-wait S`` how long until a newcomer can create a table again (at most S s).
 - ``replays``: a long finished SNAP game is written to the database first; ``--replay-clients``
   clients fetch its replay in a loop while a visitor asks for the lobby page every 0.2 s.
 
@@ -468,6 +469,16 @@ def flood(args: Any, console: Console) -> dict[str, Any]:
         addresses = [f"127.0.{1 + i // 250}.{2 + i % 250}" for i in range(1, args.flood_addresses)]
         await asyncio.gather(*(one(a) for a in addresses for _ in range(12)))
         figures["crowd"] = crowd
+        crowd_done = time.monotonic()
+        figures["free_after"] = None
+        for attempt in range(int(args.flood_wait // 5)):  # until a newcomer gets a table
+            await asyncio.sleep(5)
+            status, raw, _ = await http(
+                port, "POST", "/api/tables", body_json, source=f"127.0.3.{2 + attempt % 250}"
+            )
+            if status == 201:
+                figures["free_after"] = time.monotonic() - crowd_done
+                break
 
     phase = _with_server("flood", {}, body)
     answers, took = figures["one"]
@@ -479,6 +490,10 @@ def flood(args: Any, console: Console) -> dict[str, Any]:
          ", ".join(f"{k}: {v}" for k, v in figures["crowd"].most_common())),
         ("server RSS max (MB)", f"{max(phase.server_rss_mb, default=math.nan):.0f}"),
     ]  # fmt: skip
+    if args.flood_wait > 0:
+        free = figures["free_after"]
+        text = f"{free:.0f}" if free is not None else f"not within {args.flood_wait:g}"
+        rows.insert(3, ("then a newcomer gets a table after (s)", text))
     _report(console, "Table creation flood", rows)
     _notes(console, phase)
     return {"created_by_one": answers["201 created"], "other": figures["other"]}
