@@ -245,16 +245,36 @@ def test_spectators_coming_and_going_cost_messages_linear_in_their_number(
     to_spectators = sum(c.seat is None for c in sent)
     assert to_spectators <= 2 * len(spectators)  # each its welcome and its state: O(N)
     assert sent.count(host) <= 3  # the host's welcome, state (and ping): no news per spectator
-    guest = Connection(1)  # a person arriving is news for the people, not for the spectators
+    guest = Connection(1)  # a person arriving is news for the people (before the start: a state)
     sent.clear()
     room.table.take_seat(1, "Bo")
     client.portal.call(room.connect, guest)  # type: ignore[union-attr]
     assert host in sent and guest in sent
     news = [host.queue.get_nowait() for _ in range(host.queue.qsize())]
-    assert {"type": "presence", "presence": [True, True]}.items() <= news[-1].items()
-    assert sum(c.seat is None for c in sent) == 0  # nobody was watching by then
+    assert news[-1]["presence"] == [True, True]
     client.portal.call(room.disconnect, guest)  # type: ignore[union-attr]
     client.portal.call(room.disconnect, host)  # type: ignore[union-attr]
+
+
+def test_during_a_game_a_person_coming_or_going_sends_a_small_presence_message(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client()
+    made = create(client, [BOT])  # started at once
+    room = room_of(client, made["table_id"])
+    deadline = time.monotonic() + 5
+    while room.table.to_act() != [0] or room._writing:  # the bot has flipped: the host's turn
+        assert time.monotonic() < deadline, "the bot never decided"
+        time.sleep(0.02)
+    host, watching = Connection(0), [Connection(None) for _ in range(3)]
+    for conn in [host, *watching]:
+        client.portal.call(room.connect, conn)  # type: ignore[union-attr]
+    client.portal.call(room.disconnect, host)  # type: ignore[union-attr]
+    for conn in watching:
+        last = [conn.queue.get_nowait() for _ in range(conn.queue.qsize())][-1]
+        assert last["type"] == "presence" and last["presence"] == [False, True]
+        assert set(last) == {"v", "type", "state_id", "presence"}
+        client.portal.call(room.disconnect, conn)  # type: ignore[union-attr]
 
 
 def test_one_address_may_create_only_so_many_tables_a_minute(
@@ -309,9 +329,9 @@ def test_a_table_nobody_joins_expires_within_minutes(
     with client.websocket_connect(f"/ws/{visited['table_id']}") as ws:
         hello(ws, visited["token"])
     hub = client.app.state.hub  # type: ignore[attr-defined]
-    assert hub.sweep() == (0, 0)
+    assert client.portal.call(hub.sweep) == (0, 0)  # type: ignore[union-attr]
     time.sleep(0.3)
-    assert hub.sweep() == (1, 0)  # the lonely one; the visited one waits for idle_expiry_s
+    assert client.portal.call(hub.sweep) == (1, 0)  # type: ignore[union-attr]  # the lonely one; the visited one waits for idle_expiry_s
     info = client.get(f"/api/tables/{lonely['table_id']}")
     assert info.status_code == 410 and info.json()["code"] == "table_expired"
     assert client.get(f"/api/tables/{visited['table_id']}").status_code == 200

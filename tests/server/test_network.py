@@ -16,7 +16,6 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from parlour.server.run import uvicorn_options
 from parlour.server.settings import Settings
 from tests.server.live import LiveServer, post
 
@@ -258,6 +257,8 @@ def test_spectators_beyond_the_cap_are_refused(server: LiveServer) -> None:
 
 
 def test_x_forwarded_for_is_believed_only_from_trusted_proxies() -> None:
+    from parlour.server.run import uvicorn_options
+
     plain = uvicorn_options(Settings())  # uvicorn alone would believe it from 127.0.0.1
     assert plain["proxy_headers"] is False
     behind = uvicorn_options(Settings(trusted_proxies="10.0.0.1, 10.0.0.2"))

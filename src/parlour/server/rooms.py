@@ -181,11 +181,12 @@ class Room:
         return [s.kind == "bot" or i in online for i, s in enumerate(self.table.seats)]
 
     def connect(self, conn: Connection) -> None:
-        """Add a connection and send it the welcome and its state (with the whole history).
+        """Add a connection and send it the welcome and its state (with the whole history; while
+        a write is in flight, once it is done).
 
         The others hear of it only if it changes who is here (a person's seat comes online):
-        then everyone gets a small ``presence`` message. A spectator arriving costs two
-        messages, to itself, however many are watching.
+        then everyone gets a small ``presence`` message (before the start, the whole state). A
+        spectator arriving costs two messages, to itself, however many are watching.
         """
         online = self.presence()
         self.conns.add(conn)
@@ -207,6 +208,9 @@ class Room:
                 settings=self.hub.settings.client(),
             )
         )
+        if self._writing or (self.presence() != online and not self.table.started):
+            self.broadcast(new=conn)  # after the write; before the start, for everyone
+            return
         past = self.history(conn.seat)
         conn.send({**self.state_message(conn.seat, []), "history": list(past)})
         self._tell_presence(online, but=conn)
@@ -229,12 +233,14 @@ class Room:
             self.hub.forget(self)
 
     def _tell_presence(self, before: list[bool], but: Connection | None = None) -> None:
-        # A person came or went: a small presence message to everyone but ``but``; before the
-        # start, the whole state (who may start depends on whether the host is here).
+        # A person came or went: a small presence message to everyone but ``but``. Before the
+        # start the whole state instead (who may start depends on whether the host is here),
+        # and while a write is in flight the whole state after it (no message may carry the
+        # state being written).
         now = self.presence()
         if now == before:
             return
-        if not self.table.started:
+        if self._writing or not self.table.started:
             self.broadcast()
             return
         msg = message("presence", self.table.state_id, presence=now)
