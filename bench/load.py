@@ -927,7 +927,7 @@ def hotspots(path: Path, console: Console, top: int) -> None:
         sys.stdout.flush()
 
 
-SCENARIOS = ("spectators", "slowloris", "flood", "replays")
+SCENARIOS = ("spectators", "slowloris", "new-tables", "replays")
 """The scenarios of ``bench/load_limits.py``."""
 
 
@@ -989,12 +989,14 @@ def main(argv: list[str] | None = None) -> int:
     limits.add_argument("--slow-sockets", type=int, default=1500, help="slowloris sockets (1500)")
     limits.add_argument("--slow-seconds", type=int, default=30, help="slowloris duration (30)")
     limits.add_argument("--nofile", type=int, default=1024, help="server's ulimit -n (1024)")
-    limits.add_argument("--flood-seconds", type=float, default=10, help="flood duration (10)")
     limits.add_argument(
-        "--flood-addresses", type=int, default=120, help="addresses of the crowd phase (120)"
+        "--new-tables-seconds", type=float, default=10, help="one address's flood (10)"
     )
     limits.add_argument(
-        "--flood-wait", type=float, default=0, help="wait for a free slot up to S s (0: no)"
+        "--new-tables-addresses", type=int, default=120, help="addresses of the crowd (120)"
+    )
+    limits.add_argument(
+        "--new-tables-wait", type=float, default=0, help="wait for a free slot up to S s (0: no)"
     )
     limits.add_argument("--replay-clients", type=int, default=8, help="replay loopers (8)")
     limits.add_argument("--replay-seconds", type=float, default=20, help="replay time (20)")

@@ -9,10 +9,11 @@
   line every 5 s, never the end) to a server limited to ``--nofile`` file descriptors, while a
   visitor asks for a small page every 0.5 s; it reports how many slow sockets the server still
   holds over time and how the visitor fared.
-- ``flood``: one address creates tables without a cookie as fast as it can for
-  ``--flood-seconds``; then another address tries, then ``--flood-addresses`` addresses
-  (127.0.0.2, …) create tables at once, as a botnet would; it reports answers by code, and
-  with ``--flood-wait S`` how long until a newcomer can create a table again (at most S s).
+- ``new-tables``: one address creates tables without a cookie as fast as it can for
+  ``--new-tables-seconds``; then another address tries, then ``--new-tables-addresses``
+  addresses (127.0.0.2, …) create tables at once, as a botnet would; it reports answers by code,
+  and with ``--new-tables-wait S`` how long until a newcomer can create a table again (at most
+  S s).
 - ``replays``: a long finished SNAP game is written to the database first; ``--replay-clients``
   clients fetch its replay in a loop while a visitor asks for the lobby page every 0.2 s.
 
@@ -46,7 +47,7 @@ except ImportError:  # pragma: no cover
     from load import HOST, Phase, ProcSampler, Server, percentile  # type: ignore[no-redef]
 
 Msg = dict[str, Any]
-SCENARIOS = ("spectators", "slowloris", "flood", "replays")
+SCENARIOS = ("spectators", "slowloris", "new-tables", "replays")
 
 
 def _ms(values: list[float], q: float) -> str:
@@ -127,7 +128,7 @@ def _with_server(
     with tempfile.TemporaryDirectory(prefix="parlour-limits-") as tmp:
         server = Server(Path(tmp), name, 1.0, None, bot_delay=kw.get("bot_delay", (0, 0)))
         for name in ("PARLOUR_MAX_OPEN_TABLES", "PARLOUR_NEW_TABLES_BURST"):
-            server.env.pop(name)  # the production limits, unless the scenario says otherwise
+            server.env.pop(name, None)  # the production limits, unless the scenario says otherwise
         server.env.update(env)
         server.nofile = kw.get("nofile")
         prepare = kw.get("prepare")
@@ -430,8 +431,8 @@ def slowloris(args: Any, console: Console) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------- flood
 
 
-def flood(args: Any, console: Console) -> dict[str, Any]:
-    """The ``flood`` scenario (see the module docstring)."""
+def new_tables(args: Any, console: Console) -> dict[str, Any]:
+    """The ``new-tables`` scenario (see the module docstring)."""
     figures: dict[str, Any] = {}
     body_json = {"name": "Bot", "seats": [{"kind": "bot", "level": "easy"}]}
 
@@ -446,7 +447,7 @@ def flood(args: Any, console: Console) -> dict[str, Any]:
     async def body(server: Server, phase: Phase) -> None:
         port = server.port
         answers: Counter[str] = Counter()
-        deadline = time.monotonic() + args.flood_seconds
+        deadline = time.monotonic() + args.new_tables_seconds
 
         async def flooder() -> None:
             while time.monotonic() < deadline:
@@ -466,12 +467,14 @@ def flood(args: Any, console: Console) -> dict[str, Any]:
                 status, raw, _ = await http(port, "POST", "/api/tables", body_json, source=address)
                 crowd[code(status, raw)] += 1
 
-        addresses = [f"127.0.{1 + i // 250}.{2 + i % 250}" for i in range(1, args.flood_addresses)]
+        addresses = [
+            f"127.0.{1 + i // 250}.{2 + i % 250}" for i in range(1, args.new_tables_addresses)
+        ]
         await asyncio.gather(*(one(a) for a in addresses for _ in range(12)))
         figures["crowd"] = crowd
         crowd_done = time.monotonic()
         figures["free_after"] = None
-        for attempt in range(int(args.flood_wait // 5)):  # until a newcomer gets a table
+        for attempt in range(int(args.new_tables_wait // 5)):  # until a newcomer gets a table
             await asyncio.sleep(5)
             status, raw, _ = await http(
                 port, "POST", "/api/tables", body_json, source=f"127.0.3.{2 + attempt % 250}"
@@ -480,19 +483,19 @@ def flood(args: Any, console: Console) -> dict[str, Any]:
                 figures["free_after"] = time.monotonic() - crowd_done
                 break
 
-    phase = _with_server("flood", {}, body)
+    phase = _with_server("new-tables", {}, body)
     answers, took = figures["one"]
     rows = [
         (f"one address, no cookie, {took:.1f} s: answers",
          ", ".join(f"{k}: {v}" for k, v in answers.most_common())),
         ("then another address creates a table", figures["other"]),
-        (f"then {args.flood_addresses - 1} more addresses × 12 tables",
+        (f"then {args.new_tables_addresses - 1} more addresses × 12 tables",
          ", ".join(f"{k}: {v}" for k, v in figures["crowd"].most_common())),
         ("server RSS max (MB)", f"{max(phase.server_rss_mb, default=math.nan):.0f}"),
     ]  # fmt: skip
-    if args.flood_wait > 0:
+    if args.new_tables_wait > 0:
         free = figures["free_after"]
-        text = f"{free:.0f}" if free is not None else f"not within {args.flood_wait:g}"
+        text = f"{free:.0f}" if free is not None else f"not within {args.new_tables_wait:g}"
         rows.insert(3, ("then a newcomer gets a table after (s)", text))
     _report(console, "Table creation flood", rows)
     _notes(console, phase)
@@ -605,7 +608,7 @@ def replays(args: Any, console: Console) -> dict[str, Any]:
 def run(name: str, args: Any, console: Console) -> int:
     """Run scenario ``name`` and print its figures, then one line for scripts:
     ``scenario <name> key=value ...``."""
-    figures = {"spectators": spectators, "slowloris": slowloris, "flood": flood,
+    figures = {"spectators": spectators, "slowloris": slowloris, "new-tables": new_tables,
                "replays": replays}[name](args, console)  # fmt: skip
     print(f"scenario {name} " + " ".join(f"{k}={v}" for k, v in figures.items()), flush=True)
     return 0
