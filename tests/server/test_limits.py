@@ -19,6 +19,7 @@ from parlour.server import create_app
 from parlour.server.bots import BotRunner
 from parlour.server.rooms import Connection
 from parlour.store import SQLiteStore
+from parlour.table import SeatInfo
 from tests.server.conftest import Msg, create, fast_settings, hello, room_of, send, until
 
 BOT = {"kind": "bot", "level": "easy"}
@@ -335,3 +336,19 @@ def test_a_table_nobody_joins_expires_within_minutes(
     info = client.get(f"/api/tables/{lonely['table_id']}")
     assert info.status_code == 410 and info.json()["code"] == "table_expired"
     assert client.get(f"/api/tables/{visited['table_id']}").status_code == 200
+
+
+def test_tables_created_at_the_same_moment_respect_the_server_limit(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client(max_open_tables=3)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+
+    async def at_once() -> list[Any]:
+        bot = SeatInfo("bot", "", "easy")
+        making = [hub.create("scout", {}, "Ana", [bot], None) for _ in range(10)]
+        return await asyncio.gather(*making, return_exceptions=True)
+
+    results = client.portal.call(at_once)  # type: ignore[union-attr]
+    made = [r for r in results if not isinstance(r, BaseException)]
+    assert len(made) == 3 and all(isinstance(r, OverflowError) for r in results if r not in made)

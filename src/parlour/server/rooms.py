@@ -580,6 +580,8 @@ class Hub:
         self.store = store
         self.bots = bots
         self.rooms: dict[str, Room] = {}
+        self._creating = 0
+        """Tables being created (their first write awaited): they count as held."""
         self._sweeper: asyncio.Task[None] | None = None
         self._lag_watch: asyncio.Task[None] | None = None
         self.lags: collections.deque[float] = collections.deque(maxlen=LAG_SAMPLES)
@@ -748,8 +750,24 @@ class Hub:
         stored).
         """
         now = time.monotonic()
-        if sum(r.held(now) for r in self.rooms.values()) >= self.settings.max_open_tables:
+        held = sum(r.held(now) for r in self.rooms.values()) + self._creating
+        if held >= self.settings.max_open_tables:
             raise OverflowError("this server has too many tables in play; try again later")
+        self._creating += 1  # counted while its write is awaited (creations run side by side)
+        try:
+            return await self._create(game, options, name, seats, guest, now)
+        finally:
+            self._creating -= 1
+
+    async def _create(
+        self,
+        game: str,
+        options: dict[str, Any],
+        name: str,
+        seats: list[SeatInfo],
+        guest: str | None,
+        now: float,
+    ) -> tuple[Room, str]:
         if get_game(game).race is not None and (why := self.busy()) is not None:
             log.warning("refused a new %s table: %s", game, why)
             raise ProtocolError("busy")
