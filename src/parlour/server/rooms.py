@@ -101,6 +101,8 @@ class Room:
         self.conns: set[Connection] = set()
         self.watching = 0
         """How many of ``conns`` are spectators."""
+        self._seated: collections.Counter[int] = collections.Counter()
+        """How many of ``conns`` each seat has (kept, not counted: spectators come in crowds)."""
         self._wake = asyncio.Event()
         self._rng = random.Random(table.seed ^ 0x5EED)
         self._task: asyncio.Task[None] | None = None
@@ -177,8 +179,8 @@ class Room:
 
     def presence(self) -> list[bool]:
         """Per seat: a bot, or a human with at least one open connection."""
-        online = {c.seat for c in self.conns}
-        return [s.kind == "bot" or i in online for i, s in enumerate(self.table.seats)]
+        online = self._seated
+        return [s.kind == "bot" or online[i] > 0 for i, s in enumerate(self.table.seats)]
 
     def connect(self, conn: Connection) -> None:
         """Add a connection and send it the welcome and its state (with the whole history; while
@@ -193,9 +195,11 @@ class Room:
         if conn.seat is None:
             self.watching += 1
         else:
+            self._seated[conn.seat] += 1
             self.joined = True
         self.last_active = time.monotonic()
-        self.away.presence_changed()
+        if conn.seat is not None:  # a spectator changes nobody's presence
+            self.away.presence_changed()
         role = "player" if conn.seat is not None else "spectator"
         conn.send(
             message(
@@ -223,8 +227,11 @@ class Room:
         self.conns.discard(conn)
         if conn.seat is None:
             self.watching -= 1
+        else:
+            self._seated[conn.seat] -= 1
         self.last_active = time.monotonic()
-        self.away.presence_changed()
+        if conn.seat is not None:  # a spectator changes nobody's presence
+            self.away.presence_changed()
         if conn.seat is not None:
             self.held_until = self.last_active + self.hub.settings.hold_s
         if self.conns:
