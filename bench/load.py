@@ -50,6 +50,7 @@ import math
 import os
 import pstats
 import random
+import resource
 import signal
 import socket
 import subprocess
@@ -171,10 +172,17 @@ class Server:
             "PARLOUR_START_COUNTDOWN_MS": "0",
             "PARLOUR_GAME_SPEED": str(game_speed),
             "PARLOUR_MAX_OPEN_TABLES": "100000",
+            "PARLOUR_NEW_TABLES_BURST": "100000",  # every client is on 127.0.0.1
             "PARLOUR_HOST": HOST,
             **(env or {}),
         }
         self.proc: subprocess.Popen[bytes] | None = None
+        self.nofile: int | None = None
+        """The server's limit on open files (``ulimit -n``), if set."""
+
+    def _limit_files(self) -> None:
+        if self.nofile is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (self.nofile, self.nofile))
 
     def start(self, timeout: float = 30.0) -> None:
         """Start and wait until the port accepts connections; raises ``RuntimeError``."""
@@ -186,7 +194,12 @@ class Server:
         command += ["--db", str(self.db)]
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
-                command, env=self.env, stdout=out, stderr=out, stdin=subprocess.DEVNULL
+                command,
+                env=self.env,
+                stdout=out,
+                stderr=out,
+                stdin=subprocess.DEVNULL,
+                preexec_fn=self._limit_files if self.nofile is not None else None,
             )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -914,6 +927,19 @@ def hotspots(path: Path, console: Console, top: int) -> None:
         sys.stdout.flush()
 
 
+SCENARIOS = ("spectators", "slowloris", "new-tables", "replays")
+"""The scenarios of ``bench/load_limits.py``."""
+
+
+def load_limits() -> Any:
+    """The ``load_limits`` module (imported late: it imports this one)."""
+    if __package__:
+        from bench import load_limits as module
+    else:  # run as a script: bench/ is on the path
+        import load_limits as module  # type: ignore[no-redef]
+    return module
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scout-tables", type=int, default=200, help="SCOUT tables (200)")
@@ -949,7 +975,34 @@ def main(argv: list[str] | None = None) -> int:
         "(to try a change, e.g. a monkeypatch, without editing the package)",
     )
     parser.add_argument("--top", type=int, default=25, help="hotspots shown with --profile")
+    limits = parser.add_argument_group(
+        "scenarios for the server's limits (bench/load_limits.py): --scenario NAME runs one "
+        "instead of the SCOUT and SNAP phases"
+    )
+    limits.add_argument("--scenario", choices=SCENARIOS, help="run one scenario only")
+    limits.add_argument("--spectators", type=int, default=1000, help="spectators (1000)")
+    limits.add_argument(
+        "--spectator-concurrency", type=int, default=1000, help="connecting at once (1000)"
+    )
+    limits.add_argument("--watch-seconds", type=float, default=15, help="watching time (15)")
+    limits.add_argument("--think-s", type=float, default=0.5, help="the person's think (0.5)")
+    limits.add_argument("--slow-sockets", type=int, default=1500, help="slowloris sockets (1500)")
+    limits.add_argument("--slow-seconds", type=int, default=30, help="slowloris duration (30)")
+    limits.add_argument("--nofile", type=int, default=1024, help="server's ulimit -n (1024)")
+    limits.add_argument(
+        "--new-tables-seconds", type=float, default=10, help="one address's flood (10)"
+    )
+    limits.add_argument(
+        "--new-tables-addresses", type=int, default=120, help="addresses of the crowd (120)"
+    )
+    limits.add_argument(
+        "--new-tables-wait", type=float, default=0, help="wait for a free slot up to S s (0: no)"
+    )
+    limits.add_argument("--replay-clients", type=int, default=8, help="replay loopers (8)")
+    limits.add_argument("--replay-seconds", type=float, default=20, help="replay time (20)")
     args = parser.parse_args(argv)
+    if args.scenario:
+        return load_limits().run(args.scenario, args, Console(width=110))
     if args.profile:
         Path(args.profile).mkdir(parents=True, exist_ok=True)
     console = Console(width=110)

@@ -116,7 +116,8 @@ def _describe(pred: Callable[[Msg], bool]) -> str:
 
 def fast_settings(tmp_path: Path, **changes: Any) -> Settings:
     """Settings for tests: a database in ``tmp_path``, bots that move at once, no pool, no
-    turn timers and no practical rate limit.
+    turn timers, no limit on new tables from one address (tests create many from
+    ``testclient``) and no practical rate limit.
 
     The rate limit is lifted because a scripted player answers every state at machine speed
     while bots move at once: a long SCOUT game made the player of a test send its 61st ``act``
@@ -133,6 +134,7 @@ def fast_settings(tmp_path: Path, **changes: Any) -> Settings:
         "turn_timer_s": 0,  # no turn timers: people in tests think as long as they like
         "rate_per_s": 1_000_000.0,
         "rate_burst": 1_000_000,
+        "new_tables_burst": 100_000,
     }
     return Settings(**{**base, **changes})
 

@@ -22,8 +22,10 @@ FAST = {
     "PARLOUR_ANIM_MS": "0",
     "PARLOUR_BOT_WORKERS": "0",
     "PARLOUR_TURN_TIMER_S": "0",
+    "PARLOUR_NEW_TABLES_BURST": "100000",
 }
-"""Settings for tests: bots move at once, no animations, no process pool, no turn timers."""
+"""Settings for tests: bots move at once, no animations, no process pool, no turn timers, no limit
+on new tables from one address (tests create many from 127.0.0.1)."""
 
 
 def free_port() -> int:

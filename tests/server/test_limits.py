@@ -17,7 +17,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from parlour.server import create_app
 from parlour.server.bots import BotRunner
+from parlour.server.rooms import Connection
 from parlour.store import SQLiteStore
+from parlour.table import SeatInfo
 from tests.server.conftest import Msg, create, fast_settings, hello, receive, room_of, send, until
 
 BOT = {"kind": "bot", "level": "easy"}
@@ -197,3 +199,170 @@ def test_a_real_time_game_pauses_when_everybody_has_left(
         until(ws, lambda m: m["type"] == "state" and m["clock"]["running"])
         until(ws, lambda m: m["type"] == "state" and m["state_id"] > paused_at + 2)
         assert room.clock.running()
+
+
+def test_a_replay_is_built_once_then_served_from_the_cache(
+    make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = make_client()
+    made = create(client, [BOT])
+    _finish_scout(client, made)
+    table_id = made["table_id"]
+    store = client.app.state.hub.store  # type: ignore[attr-defined]
+    loads: list[str] = []
+    load = store.load
+    monkeypatch.setattr(store, "load", lambda tid: loads.append(tid) or load(tid))
+    first = client.get(f"/api/replay/{table_id}")
+    second = client.get(f"/api/replay/{table_id}")
+    plain = client.get(f"/api/replay/{table_id}", headers={"accept-encoding": "identity"})
+    assert first.status_code == second.status_code == plain.status_code == 200
+    assert first.json() == second.json() == plain.json() and first.json()["frames"]
+    assert loads.count(table_id) == 1  # built (loaded and replayed) once
+    assert second.headers["content-encoding"] == "gzip"
+    assert "content-encoding" not in plain.headers
+
+
+def test_the_replay_cache_is_bounded_by_bytes(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(replay_cache_bytes=1)  # nothing fits: every request builds again
+    made = create(client, [BOT])
+    _finish_scout(client, made)
+    replays = client.app.state.replays  # type: ignore[attr-defined]
+    for _ in range(2):
+        assert client.get(f"/api/replay/{made['table_id']}").status_code == 200
+    assert replays.built == 2 and replays.size == 0
+
+
+@pytest.mark.parametrize("game", ["scout", "snap"])
+def test_spectators_coming_and_going_cost_messages_linear_in_their_number(
+    make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    client = make_client(max_spectators=1000)
+    made = create(client, [{"kind": "open"}], game=game)
+    room = room_of(client, made["table_id"])
+    sent: list[Connection] = []
+    send = Connection.send
+
+    def counting(self: Connection, msg: dict[str, Any]) -> None:
+        sent.append(self)
+        send(self, msg)
+
+    monkeypatch.setattr(Connection, "send", counting)
+    host, spectators = Connection(0), [Connection(None) for _ in range(200)]
+
+    def come_and_go() -> None:
+        room.connect(host)
+        for conn in spectators:
+            room.connect(conn)
+        for conn in spectators:
+            room.disconnect(conn)
+
+    client.portal.call(come_and_go)  # type: ignore[union-attr]
+    to_spectators = sum(c.seat is None for c in sent)
+    assert to_spectators <= 2 * len(spectators)  # each its welcome and its state: O(N)
+    assert sent.count(host) <= 3  # the host's welcome, state (and ping): no news per spectator
+    guest = Connection(1)  # a person arriving is news for the people (before the start: a state)
+    sent.clear()
+    room.table.take_seat(1, "Bo")
+    client.portal.call(room.connect, guest)  # type: ignore[union-attr]
+    assert host in sent and guest in sent
+    news = [host.queue.get_nowait() for _ in range(host.queue.qsize())]
+    assert news[-1]["presence"] == [True, True]
+    client.portal.call(room.disconnect, guest)  # type: ignore[union-attr]
+    client.portal.call(room.disconnect, host)  # type: ignore[union-attr]
+
+
+def test_during_a_game_a_person_coming_or_going_sends_a_small_presence_message(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client()
+    made = create(client, [BOT])  # started at once
+    room = room_of(client, made["table_id"])
+    deadline = time.monotonic() + 5
+    while room.table.to_act() != [0] or room._writing:  # the bot has flipped: the host's turn
+        assert time.monotonic() < deadline, "the bot never decided"
+        time.sleep(0.02)
+    host, watching = Connection(0), [Connection(None) for _ in range(3)]
+    for conn in [host, *watching]:
+        client.portal.call(room.connect, conn)  # type: ignore[union-attr]
+    client.portal.call(room.disconnect, host)  # type: ignore[union-attr]
+    for conn in watching:
+        last = [conn.queue.get_nowait() for _ in range(conn.queue.qsize())][-1]
+        assert last["type"] == "presence" and last["presence"] == [False, True]
+        assert set(last) == {"v", "type", "state_id", "presence"}
+        client.portal.call(room.disconnect, conn)  # type: ignore[union-attr]
+
+
+def test_one_address_may_create_only_so_many_tables_a_minute(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client(new_tables_per_min=6.0, new_tables_burst=3)
+    body = {"name": "Ana", "seats": [BOT]}
+    for _ in range(3):
+        client.cookies.clear()  # no cookie: every request a new guest
+        assert client.post("/api/tables", json=body).status_code == 201
+    client.cookies.clear()
+    refused = client.post("/api/tables", json=body, headers={"x-forwarded-for": "10.9.9.9"})
+    assert refused.status_code == 429 and refused.json()["code"] == "too_many_new_tables"
+    assert "3 new tables" in refused.json()["message"]
+    assert 1 <= int(refused.headers["retry-after"]) <= 10
+    elsewhere = TestClient(client.app, client=("192.0.2.7", 40000))  # another address
+    assert elsewhere.post("/api/tables", json=body).status_code == 201
+
+
+def test_only_held_tables_count_against_the_server_limit(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client(max_open_tables=1, hold_s=0.3)
+    body = {"name": "Ana", "seats": [{"kind": "open"}]}
+    made = create(client, [{"kind": "open"}])
+    assert client.post("/api/tables", json=body).json()["code"] == "busy"  # just created
+    with client.websocket_connect(f"/ws/{made['table_id']}") as ws:
+        hello(ws, made["token"])
+        time.sleep(0.4)
+        assert client.post("/api/tables", json=body).json()["code"] == "busy"  # someone is here
+    assert client.post("/api/tables", json=body).json()["code"] == "busy"  # just left
+    time.sleep(0.4)  # nobody came back: no longer held (it stays, and may still be played)
+    assert client.post("/api/tables", json=body).status_code == 201
+    assert made["table_id"] in client.app.state.hub.rooms  # type: ignore[attr-defined]
+
+
+def test_only_held_tables_count_against_a_guest(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(max_tables_per_guest=1, hold_s=0.3)
+    create(client, [BOT])
+    refused = client.post("/api/tables", json={"name": "Ana", "seats": [BOT]})
+    assert refused.status_code == 429 and refused.json()["code"] == "too_many_tables"
+    time.sleep(0.4)
+    assert client.post("/api/tables", json={"name": "Ana", "seats": [BOT]}).status_code == 201
+
+
+def test_a_table_nobody_joins_expires_within_minutes(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client(unjoined_expiry_s=0.2)
+    lonely = create(client, [{"kind": "open"}])
+    visited = create(client, [{"kind": "open"}])
+    with client.websocket_connect(f"/ws/{visited['table_id']}") as ws:
+        hello(ws, visited["token"])
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    assert client.portal.call(hub.sweep) == (0, 0)  # type: ignore[union-attr]
+    time.sleep(0.3)
+    assert client.portal.call(hub.sweep) == (1, 0)  # type: ignore[union-attr]  # the lonely one; the visited one waits for idle_expiry_s
+    info = client.get(f"/api/tables/{lonely['table_id']}")
+    assert info.status_code == 410 and info.json()["code"] == "table_expired"
+    assert client.get(f"/api/tables/{visited['table_id']}").status_code == 200
+
+
+def test_tables_created_at_the_same_moment_respect_the_server_limit(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client(max_open_tables=3)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+
+    async def at_once() -> list[Any]:
+        bot = SeatInfo("bot", "", "easy")
+        making = [hub.create("scout", {}, "Ana", [bot], None) for _ in range(10)]
+        return await asyncio.gather(*making, return_exceptions=True)
+
+    results = client.portal.call(at_once)  # type: ignore[union-attr]
+    made = [r for r in results if not isinstance(r, BaseException)]
+    assert len(made) == 3 and all(isinstance(r, OverflowError) for r in results if r not in made)

@@ -25,12 +25,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gzip
 import json
 import logging
 import re
 import secrets
 import sqlite3
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -48,9 +50,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from parlour.bots.levels import LEVELS
 from parlour.games.scan import svg
 from parlour.server.bots import BotRunner
+from parlour.server.limits import AddressLimiter
 from parlour.server.netinfo import connection_socket
 from parlour.server.protocol import CODES, ProtocolError, error, parse
-from parlour.server.replay import Expired, NotFinished, replay
+from parlour.server.replay import Expired, NotFinished, ReplayCache
 from parlour.server.rooms import Connection, Hub, Room, TableExpired, clean_name
 from parlour.server.settings import Settings
 from parlour.store import CorruptDatabase, SQLiteStore
@@ -96,17 +99,52 @@ class SecurityHeaders:
 
 
 def _problem(status: int, code: str, text: str) -> JSONResponse:
-    return JSONResponse({"v": 1, "code": code, "message": text}, status_code=status)
+    # A refusal that leaves a request body unread closes the connection: the rest is not read.
+    headers = {"connection": "close"} if status in (408, 413) else None
+    return JSONResponse({"v": 1, "code": code, "message": text}, status_code=status,
+                        headers=headers)  # fmt: skip
 
 
-async def _json_body(request: Request) -> dict[str, Any]:
+STATUS = {
+    "message_too_large": 413,
+    "request_timeout": 408,
+    "too_many_tables": 429,
+    "too_many_new_tables": 429,
+    "busy": 503,
+    "storage_error": 503,
+    "not_open": 409,
+    "already_started": 409,
+}
+"""The HTTP status of an API refusal by its code (400 for the others)."""
+
+
+async def _json_body(request: Request, timeout_s: float) -> dict[str, Any]:
+    """The JSON object in ``request``'s body, read as it arrives and never past
+    :data:`MAX_BODY` bytes.
+
+    Raises :class:`ProtocolError`: ``message_too_large`` from the ``Content-Length`` alone, or as
+    soon as a body without one (chunked) passes the limit; ``request_timeout`` if the body has
+    not arrived within ``timeout_s``; ``bad_message`` or ``bad_json`` for anything but a JSON
+    object.
+    """
     # JSON only: a cross-site form cannot send application/json without a CORS preflight,
     # which this server never grants.
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise ProtocolError("bad_message", "send the body as application/json")
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise ProtocolError("message_too_large", f"requests are at most {MAX_BODY} bytes")
+    too_large = ProtocolError("message_too_large", f"requests are at most {MAX_BODY} bytes")
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_BODY:
+        raise too_large
+    body = bytearray()
+    try:
+        async with asyncio.timeout(timeout_s):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY:
+                    raise too_large
+    except TimeoutError:
+        text = f"the request body did not arrive within {timeout_s:g} s"
+        raise ProtocolError("request_timeout", text) from None
     try:
         obj = json.loads(body or b"{}")
     except (ValueError, RecursionError):  # RecursionError: nested too deeply
@@ -182,6 +220,8 @@ GAME_PAGES = {"scout": "table.html", "scan": "scan.html", "snap": "snap.html"}
 def create_app(settings: Settings | None = None) -> Starlette:
     """The Parlour web app for ``settings`` (defaults: :meth:`Settings.from_env`)."""
     settings = settings or Settings.from_env()
+    replays = ReplayCache(settings.replay_cache_bytes)
+    new_tables = AddressLimiter(settings.new_tables_per_min, settings.new_tables_burst)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -194,6 +234,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         runner = BotRunner(settings.bot_workers)
         hub = Hub(settings, store, runner)
         app.state.hub = hub
+        app.state.replays = replays
         rebuilt = await hub.open()
         if rebuilt:
             log.info("rebuilt %d unfinished tables from %s", rebuilt, settings.db)
@@ -228,15 +269,24 @@ def create_app(settings: Settings | None = None) -> Starlette:
                         headers={"cache-control": "public, max-age=3600"})  # fmt: skip
 
     async def create_table(request: Request) -> Response:
+        # Per client address first: a client without a cookie is a new guest every time.
+        wait = new_tables.take(request.client.host if request.client else "")
+        if wait:
+            burst, per_min = settings.new_tables_burst, settings.new_tables_per_min
+            text = (f"at most {burst} new tables at once and {per_min:g} a minute from one "
+                    f"address: try again in {AddressLimiter.retry_after(wait)} s")  # fmt: skip
+            refused = _problem(429, "too_many_new_tables", text)
+            refused.headers["retry-after"] = AddressLimiter.retry_after(wait)
+            return refused
         guest = request.cookies.get(GUEST_COOKIE, "")
         if not GUEST_ID.fullmatch(guest):
             guest = secrets.token_urlsafe(16)
         try:
-            game, options, name, seats = parse_setup(await _json_body(request))
+            body = await _json_body(request, settings.request_timeout_s)
+            game, options, name, seats = parse_setup(body)
             room, token = await hub_of(request).create(game, options, name, seats, guest)
         except ProtocolError as exc:
-            status = {"too_many_tables": 429, "busy": 503, "storage_error": 503}
-            return _problem(status.get(exc.code, 400), exc.code, exc.message)
+            return _problem(STATUS.get(exc.code, 400), exc.code, exc.message)
         except ValueError as exc:
             return _problem(400, "bad_message", str(exc))
         except OverflowError as exc:
@@ -277,18 +327,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if isinstance(room, Response):
             return room
         try:
-            body = await _json_body(request)
+            body = await _json_body(request, settings.request_timeout_s)
             seat, token = await room.join(body.get("name", "Guest"))
         except ProtocolError as exc:
-            status = {"not_open": 409, "already_started": 409, "storage_error": 503}
-            return _problem(status.get(exc.code, 400), exc.code, exc.message)
+            return _problem(STATUS.get(exc.code, 400), exc.code, exc.message)
         return JSONResponse({"v": 1, "table_id": room.table_id, "seat": seat, "token": token})
 
     async def replay_data(request: Request) -> Response:
-        hub = hub_of(request)
+        # Built once per finished game (off the event loop) and served from the cache.
         try:
-            stored = await asyncio.to_thread(hub.store.load, request.path_params["table_id"])
-            data = await asyncio.to_thread(replay, stored)
+            packed = await replays.get(request.path_params["table_id"], hub_of(request).store.load)
         except KeyError:
             return _problem(404, "no_such_table", "there is no such table")
         except Expired:
@@ -298,7 +346,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         except sqlite3.Error:
             log.exception("could not load table %s", request.path_params["table_id"])
             return _problem(503, "storage_error", "the game could not be read; try again")
-        return JSONResponse({"v": 1, **data})
+        headers = {"cache-control": "public, max-age=86400", "vary": "accept-encoding"}
+        if "gzip" in request.headers.get("accept-encoding", ""):
+            headers["content-encoding"] = "gzip"
+            return Response(packed, media_type="application/json", headers=headers)
+        text = await asyncio.to_thread(gzip.decompress, packed)
+        return Response(text, media_type="application/json", headers=headers)
 
     async def health(request: Request) -> Response:
         return JSONResponse({"v": 1, **hub_of(request).health()},
@@ -347,13 +400,13 @@ async def serve_socket(websocket: WebSocket, hub: Hub, settings: Settings) -> No
         await _send(websocket, error("storage_error", 0, "the table could not be read"))
         await websocket.close(code=1011)
         return
-    conn = await _hello(websocket, room, settings)
+    bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)  # from before hello on
+    conn = await _hello(websocket, room, settings, bucket)
     if conn is None:
         return
     conn.sock = connection_socket(websocket.scope)  # the kernel's round trip (N9), if served
     writer = asyncio.create_task(_write(websocket, conn))
     room.connect(conn)
-    bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)
     refused = 0
     # Messages are handled in order by one worker task, so that answers come in the order of
     # the messages, while an input waits for its room (and its store write); pongs are timed
@@ -430,22 +483,43 @@ async def _work(
             log.exception("a message at table %s failed", room().table_id)
 
 
-async def _hello(websocket: WebSocket, room: Room, settings: Settings) -> Connection | None:
-    # The first message must be hello with a seat's token, or with watch: true.
+async def _hello(
+    websocket: WebSocket, room: Room, settings: Settings, bucket: TokenBucket
+) -> Connection | None:
+    # The first message must be hello with a seat's token, or with watch: true, within
+    # hello_timeout_s of the socket opening (other messages do not extend it); messages before
+    # it count against the connection's rate limit like any other.
+    deadline = time.monotonic() + settings.hello_timeout_s
+    refused = 0
     while True:
         try:
-            msg = await asyncio.wait_for(websocket.receive(), settings.hello_timeout_s)
+            msg = await asyncio.wait_for(websocket.receive(), deadline - time.monotonic())
         except TimeoutError:
             await _send(websocket, error("hello_first", room.table.state_id))
             await websocket.close(code=4408)
             return None
         if msg["type"] == "websocket.disconnect":
             return None
+        if not bucket.take():
+            refused += 1
+            if refused > 2 * settings.rate_burst:  # still flooding after the warnings
+                await websocket.close(code=4429)
+                return None
+            text = f"at most {settings.rate_per_s:g} messages a second; this one was dropped"
+            await _send(websocket, error("rate_limited", room.table.state_id, text))
+            continue
+        refused = 0
         try:
             parsed = parse(_payload(msg), settings.max_message_bytes)
             if parsed.type != "hello":
                 raise ProtocolError("hello_first")
             if parsed.body.get("watch"):
+                if room.watching >= settings.max_spectators:
+                    most = settings.max_spectators
+                    text = f"this table admits {most} spectators at once: try again later"
+                    await _send(websocket, error("too_many_spectators", room.table.state_id, text))
+                    await websocket.close(code=4503)
+                    return None
                 return Connection(None)
             seat = room.seat_for_token(parsed.body["token"])
             if seat is None:
@@ -487,7 +561,24 @@ def _payload(msg: Message) -> str | bytes | None:
 
 async def _write(websocket: WebSocket, conn: Connection) -> None:
     while (msg := await conn.queue.get()) is not None:
-        await _send(websocket, msg)
+        with contextlib.suppress(Exception):
+            await websocket.send_text(_encode(msg))
+
+
+_ENCODED: OrderedDict[int, tuple[dict[str, Any], str]] = OrderedDict()
+"""The latest messages encoded, by identity: a broadcast sends one message object to every
+connection of a seat (to every spectator), so it is encoded once, not once per connection."""
+
+
+def _encode(msg: dict[str, Any]) -> str:
+    found = _ENCODED.get(id(msg))
+    if found is not None and found[0] is msg:
+        return found[1]
+    text = json.dumps(msg, separators=(",", ":"))
+    _ENCODED[id(msg)] = (msg, text)
+    if len(_ENCODED) > 64:
+        _ENCODED.popitem(last=False)
+    return text
 
 
 async def _send(websocket: WebSocket, msg: dict[str, Any]) -> None:

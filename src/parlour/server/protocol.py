@@ -28,6 +28,9 @@ The server sends, each with the table's current ``state_id``:
   before the start, ``starting`` (``may_start``: whether you may fill and start; ``host_here``;
   ``others_in_ms``: ms until anyone seated may, ``null`` while the host is here); a seat whose
   ``seat_info`` says ``away: true`` is played by a computer until its person is back;
+- ``presence``: ``{"presence": [bool per seat]}`` when a person's seat comes online or goes
+  offline during the game (a bot's seat is always online; before the start a whole ``state`` is
+  sent instead); spectators coming and going send nothing to others;
 - ``ack``: your ``act`` or ``play`` was applied (and stored) — ``ref`` echoes the one you sent;
   for a timed ``play`` it carries the credited ``rt_ms``;
 - ``error``: ``code`` (machine-readable) and ``message`` (a sentence); it changed nothing;
@@ -87,6 +90,9 @@ CODES = {
     "table_expired": "this table was closed after a long time without play",
     "too_many_tables": "you have too many unfinished tables: finish or leave one first",
     "busy": "the server is too busy to start a real-time game right now; try again in a minute",
+    "too_many_new_tables": "too many new tables from your address: wait a little",
+    "too_many_spectators": "this table has as many spectators as it admits: try again later",
+    "request_timeout": "the request did not arrive in time",
     "stale_reveal": "that input answers a card that is no longer showing",
     "not_realtime": "this game is played in turns: send act with a state_id",
     "realtime_game": "this game is played in real time: send play with the reveal's seq",

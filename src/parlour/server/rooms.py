@@ -103,6 +103,10 @@ class Room:
         self.table = table
         self.hashes = dict(hashes)
         self.conns: set[Connection] = set()
+        self.watching = 0
+        """How many of ``conns`` are spectators."""
+        self._seated: collections.Counter[int] = collections.Counter()
+        """How many of ``conns`` each seat has (kept, not counted: spectators come in crowds)."""
         self._wake = asyncio.Event()
         self._rng = random.Random(table.seed ^ 0x5EED)
         self._task: asyncio.Task[None] | None = None
@@ -115,6 +119,11 @@ class Room:
         self._deferred = False
         self._fresh: set[Connection] = set()
         self.away = Away(self)
+        self.created = self.last_active
+        self.joined = bool(table.record)
+        """Whether a person has ever connected to a seat (a rebuilt table: has been played)."""
+        self.held_until = self.created + hub.settings.hold_s
+        """Held (:meth:`held`) until then even with nobody here: made or left recently."""
 
     realtime = False
     """Whether this room's game is played in real time (see ``parlour.server.realtime``)."""
@@ -164,16 +173,37 @@ class Room:
         token = secrets.token_urlsafe(24)
         return token, token_hash(token)
 
+    def held(self, now: float) -> bool:
+        """Whether this table counts against ``max_open_tables`` and its guest's
+        ``max_tables_per_guest`` at monotonic time ``now``: unfinished, and a person is
+        connected to a seat or was (or the table was created) within ``hold_s``."""
+        if len(self.conns) == self.watching and now >= self.held_until:
+            return False
+        return not self.finished
+
     def presence(self) -> list[bool]:
         """Per seat: a bot, or a human with at least one open connection."""
-        online = {c.seat for c in self.conns}
-        return [s.kind == "bot" or i in online for i, s in enumerate(self.table.seats)]
+        online = self._seated
+        return [s.kind == "bot" or online[i] > 0 for i, s in enumerate(self.table.seats)]
 
     def connect(self, conn: Connection) -> None:
-        """Add a connection, send it the welcome and its state, and tell the others."""
+        """Add a connection and send it the welcome and its state (with the whole history; while
+        a write is in flight, once it is done).
+
+        The others hear of it only if it changes who is here (a person's seat comes online):
+        then everyone gets a small ``presence`` message (before the start, the whole state). A
+        spectator arriving costs two messages, to itself, however many are watching.
+        """
+        online = self.presence()
         self.conns.add(conn)
+        if conn.seat is None:
+            self.watching += 1
+        else:
+            self._seated[conn.seat] += 1
+            self.joined = True
         self.last_active = time.monotonic()
-        self.away.presence_changed()
+        if conn.seat is not None:  # a spectator changes nobody's presence
+            self.away.presence_changed()
         role = "player" if conn.seat is not None else "spectator"
         conn.send(
             message(
@@ -186,17 +216,48 @@ class Room:
                 settings=self.hub.settings.client(),
             )
         )
-        self.broadcast(new=conn)
+        if self._writing or (self.presence() != online and not self.table.started):
+            self.broadcast(new=conn)  # after the write; before the start, for everyone
+            return
+        past = self.history(conn.seat)
+        conn.send({**self.state_message(conn.seat, []), "history": list(past)})
+        self._tell_presence(online, but=conn)
 
     def disconnect(self, conn: Connection) -> None:
-        """Remove a connection and tell the others who is still here."""
+        """Remove a connection; if that changes who is here, tell the others (``presence``)."""
+        if conn not in self.conns:
+            return
+        online = self.presence()
         self.conns.discard(conn)
+        if conn.seat is None:
+            self.watching -= 1
+        else:
+            self._seated[conn.seat] -= 1
         self.last_active = time.monotonic()
-        self.away.presence_changed()
+        if conn.seat is not None:  # a spectator changes nobody's presence
+            self.away.presence_changed()
+        if conn.seat is not None:
+            self.held_until = self.last_active + self.hub.settings.hold_s
         if self.conns:
-            self.broadcast()
+            self._tell_presence(online)
         elif self.finished:
             self.hub.forget(self)
+
+    def _tell_presence(self, before: list[bool], but: Connection | None = None) -> None:
+        # A person came or went: a small presence message to everyone but ``but``. Before the
+        # start the whole state instead (who may start depends on whether the host is here),
+        # and while a write is in flight the whole state after it (no message may carry the
+        # state being written).
+        now = self.presence()
+        if now == before:
+            return
+        if self._writing or not self.table.started:
+            self.broadcast()
+            return
+        msg = message("presence", self.table.state_id, presence=now)
+        for conn in list(self.conns):
+            if conn is not but:
+                conn.send(msg)
 
     def state_message(self, seat: int | None, events: list[Any]) -> dict[str, Any]:
         """The ``state`` message for ``seat``: its view, its legal actions, who is here, and
@@ -530,6 +591,8 @@ class Hub:
         self.store = store
         self.bots = bots
         self.rooms: dict[str, Room] = {}
+        self._creating = 0
+        """Tables being created (their first write awaited): they count as held."""
         self._sweeper: asyncio.Task[None] | None = None
         self._lag_watch: asyncio.Task[None] | None = None
         self.lags: collections.deque[float] = collections.deque(maxlen=LAG_SAMPLES)
@@ -608,26 +671,32 @@ class Hub:
     async def sweep(self) -> tuple[int, int]:
         """Expire idle tables and archive old finished ones; returns how many of each.
 
-        A table expires when it is unfinished, nobody is connected and nothing has happened
-        for ``idle_expiry_s``; finished tables nobody looks at leave memory; finished tables
-        older than ``archive_after_s`` are archived.
+        A table expires when it is unfinished, nobody is connected, and either nothing has
+        happened for ``idle_expiry_s`` or no person has ever connected to it in the
+        ``unjoined_expiry_s`` since it was created; finished tables nobody looks at leave memory;
+        finished tables older than ``archive_after_s`` are archived.
         """
         now = time.monotonic()
+        settings = self.settings
         expired = 0
         for room in list(self.rooms.values()):
             if room.conns:
                 continue
             if room.finished:
                 self.forget(room)
-            elif now - room.last_active >= self.settings.idle_expiry_s and room.settled:
+                continue
+            idle = now - room.last_active >= settings.idle_expiry_s
+            lonely = not room.joined and now - room.created >= settings.unjoined_expiry_s
+            if (idle or lonely) and room.settled:
                 await self.store.write([op_expire(room.table_id)])
                 if self.rooms.get(room.table_id) is not room or room.conns:
                     continue  # somebody came back meanwhile
                 del self.rooms[room.table_id]
                 room.cancel()
                 expired += 1
-                log.info("table %s expired after %.0f s without play", room.table_id,
-                         now - room.last_active)  # fmt: skip
+                why = "without play" if idle else "with nobody ever at it"
+                log.info("table %s expired after %.0f s %s", room.table_id,
+                         now - room.last_active, why)  # fmt: skip
         archived = 0
         before = now_ms() - int(self.settings.archive_after_s * 1000)
         for table_id in await asyncio.to_thread(self.store.to_archive, before):
@@ -685,23 +754,43 @@ class Hub:
         (bots or open seats); returns the room and the host's token. The game starts at once
         unless a seat is open.
 
-        Raises ``ValueError`` for bad options, ``OverflowError`` when the server holds
-        ``max_open_tables`` unfinished tables, and :class:`ProtocolError` ``too_many_tables``
-        when ``guest`` already holds ``max_tables_per_guest`` (``storage_error`` if the table
-        cannot be stored).
+        Raises ``ValueError`` for bad options, ``OverflowError`` when the server has
+        ``max_open_tables`` held tables (:meth:`Room.held`), and :class:`ProtocolError`
+        ``too_many_tables`` when ``guest`` already holds ``max_tables_per_guest`` (``busy`` for a
+        real-time table while the server is overloaded, ``storage_error`` if the table cannot be
+        stored).
         """
-        if sum(not r.finished for r in self.rooms.values()) >= self.settings.max_open_tables:
+        now = time.monotonic()
+        held = sum(r.held(now) for r in self.rooms.values()) + self._creating
+        if held >= self.settings.max_open_tables:
             raise OverflowError("this server has too many tables in play; try again later")
+        self._creating += 1  # counted while its write is awaited (creations run side by side)
+        try:
+            return await self._create(game, options, name, seats, guest, now)
+        finally:
+            self._creating -= 1
+
+    async def _create(
+        self,
+        game: str,
+        options: dict[str, Any],
+        name: str,
+        seats: list[SeatInfo],
+        guest: str | None,
+        now: float,
+    ) -> tuple[Room, str]:
         if get_game(game).race is not None and (why := self.busy()) is not None:
             log.warning("refused a new %s table: %s", game, why)
             raise ProtocolError("busy")
         most = self.settings.max_tables_per_guest
-        if guest is not None and await asyncio.to_thread(self.store.open_tables_of, guest) >= most:
-            raise ProtocolError(
-                "too_many_tables",
-                f"you already have {most} unfinished tables: finish one, or wait until they "
-                "close by themselves after a while without play",
-            )
+        if guest is not None:
+            ids = await asyncio.to_thread(self.store.unfinished_of, guest)
+            if sum((room := self.rooms.get(i)) is not None and room.held(now) for i in ids) >= most:
+                raise ProtocolError(
+                    "too_many_tables",
+                    f"you already have {most} unfinished tables in play: finish or leave one "
+                    "(a table you left stops counting after a few minutes)",
+                )
         table_id = secrets.token_urlsafe(6)
         while table_id in self.rooms:
             table_id = secrets.token_urlsafe(6)

@@ -28,7 +28,9 @@ class Settings:
     - ``ws_max_bytes``: the hard limit uvicorn enforces (the connection is closed above it).
     - ``bot_workers``: processes the computer opponents think in; 0 runs them in threads.
     - ``max_open_tables``: how many unfinished tables the server holds before refusing new ones.
-    - ``hello_timeout_s``: how long a new WebSocket may wait before saying who it is.
+    - ``hello_timeout_s``: how long a new WebSocket may take to say who it is: a fixed deadline
+      from the moment it opens (messages before ``hello`` do not extend it, and they count
+      against the rate limit below); then it is closed (code 4408).
     - ``game_speed``: how many game milliseconds pass per wall-clock millisecond on real-time
       tables (SCAN, SNAP). 1.0 for people; tests raise it to play whole games in seconds. Every
       time in a real-time game (reveal pauses, turn timers, bots' reaction times, a browser's
@@ -46,6 +48,30 @@ class Settings:
       connection when the server can read it (``parlour serve`` on Linux). Turn it off behind a
       reverse proxy: the kernel then measures the proxy's hop, not the player's link.
     - ``max_tables_per_guest``: unfinished tables one guest (browser cookie) may hold.
+      ``max_open_tables`` and ``max_tables_per_guest`` count only *held* tables: unfinished ones
+      with a person connected to a seat now, or within the last ``hold_s`` (creating a table
+      counts as being there: a table nobody ever joins stops counting ``hold_s`` after it was
+      created). Spectators do not hold a table.
+    - ``hold_s``: see above.
+    - ``unjoined_expiry_s``: an unfinished table that no person has ever connected to (created,
+      then abandoned) expires this long after it was created (checked every ``sweep_s``).
+    - ``new_tables_per_min``, ``new_tables_burst``: each client address may create
+      ``new_tables_per_min`` tables a minute on average, ``new_tables_burst`` at once; more are
+      refused with ``429 too_many_new_tables`` (with ``Retry-After``). This holds with or
+      without a guest cookie.
+    - ``trusted_proxies``: comma-separated addresses of reverse proxies whose
+      ``X-Forwarded-For`` header names the client (uvicorn's ``forwarded_allow_ips``); empty
+      (the default): the header is ignored and the client is the socket's peer address.
+    - ``max_spectators``: spectators one table admits at once; the next is refused with
+      ``too_many_spectators`` and its socket closed (code 4503).
+    - ``request_timeout_s``: an HTTP request's line and headers must arrive within this long of
+      the connection opening (or of the previous response on a kept-alive connection), and an
+      API body within this long of its headers; otherwise the connection is closed (a body:
+      ``408 request_timeout``). Bodies over 4 KB are refused with ``413 message_too_large``
+      from their ``Content-Length``, or as soon as a chunked body passes 4 KB, without reading
+      the rest.
+    - ``replay_cache_bytes``: finished games' replays (which never change) are kept, encoded
+      and compressed, in a cache of at most this many bytes (least recently used first out).
     - ``rate_per_s``, ``rate_burst``: each WebSocket may send ``rate_per_s`` messages a second
       on average, ``rate_burst`` at once; more are refused with ``rate_limited``, and a
       connection that keeps flooding is closed (code 4429).
@@ -108,6 +134,14 @@ class Settings:
     flip_timer_s: float = 30.0
     host_away_s: float = 30.0
     away_level: str = "medium"
+    hold_s: float = 120.0
+    unjoined_expiry_s: float = 300.0
+    new_tables_per_min: float = 10.0
+    new_tables_burst: int = 10
+    trusted_proxies: str = ""
+    max_spectators: int = 200
+    request_timeout_s: float = 10.0
+    replay_cache_bytes: int = 64 * 1024 * 1024
 
     def __post_init__(self) -> None:
         if not 0 <= self.bot_delay_min_ms <= self.bot_delay_max_ms:
@@ -136,6 +170,12 @@ class Settings:
             raise ValueError(f"away_level is one of {', '.join(LEVELS)}")
         if self.pause_after_s < 0:
             raise ValueError("pause_after_s must not be negative")
+        if min(self.hold_s, self.unjoined_expiry_s, self.request_timeout_s) <= 0:
+            raise ValueError("hold_s, unjoined_expiry_s and request_timeout_s are > 0")
+        if self.new_tables_per_min <= 0 or self.new_tables_burst < 1:
+            raise ValueError("new_tables_per_min > 0 and new_tables_burst >= 1")
+        if self.max_spectators < 0 or self.replay_cache_bytes < 0:
+            raise ValueError("max_spectators and replay_cache_bytes must not be negative")
         if self.start_countdown_ms < 0 or self.rtt_probe_ms < 50 or self.rt_jitter_ms < 0:
             raise ValueError("start_countdown_ms >= 0, rtt_probe_ms >= 50 and rt_jitter_ms >= 0")
         if self.rtt_default_ms < 0:

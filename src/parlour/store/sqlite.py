@@ -249,6 +249,14 @@ class SQLiteStore:
             ).fetchone()
         return int(row[0])
 
+    def unfinished_of(self, guest: str) -> list[str]:
+        """The ids of the unfinished tables ``guest`` has created."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id FROM tables WHERE guest = ? AND finished = 0", (guest,)
+            ).fetchall()
+        return [row[0] for row in rows]
+
     def to_archive(self, created_before_ms: int) -> list[str]:
         """Finished tables created before ``created_before_ms`` that are not archived yet."""
         with self._lock:

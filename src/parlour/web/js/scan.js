@@ -793,6 +793,9 @@ function announce(prev, v, events) {
 function onMessage(msg) {
   if (msg.type === "state") {
     onState(msg);
+  } else if (msg.type === "presence") {
+    ui.presence = msg.presence; // a person came or left: who is here, nothing else changed
+    if (ui.view) render();
   } else if (msg.type === "ack") {
     if (ui.sent && msg.ref === ui.sent.ref) {
       ui.sent.ackedAt = msg.state_id;

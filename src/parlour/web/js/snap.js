@@ -401,6 +401,9 @@ function playAgain(event) {
 function onMessage(msg) {
   if (msg.type === "state") {
     onState(msg);
+  } else if (msg.type === "presence") {
+    ui.presence = msg.presence; // a person came or left: who is here, nothing else changed
+    if (ui.view) render();
   } else if (msg.type === "ack") {
     if (msg.rt_ms !== undefined) document.body.dataset.creditedRt = msg.rt_ms;
     ui.refs.delete(msg.ref);

@@ -435,6 +435,9 @@ function announce(events, turnNow) {
 function onMessage(msg) {
   if (msg.type === "state") {
     onState(msg);
+  } else if (msg.type === "presence") {
+    ui.presence = msg.presence; // a person came or left: who is here, nothing else changed
+    if (ui.view) render();
   } else if (msg.type === "ack") {
     if (ui.pending === msg.ref) ui.pending = null;
   } else if (msg.type === "error") {
