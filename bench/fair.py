@@ -190,7 +190,9 @@ class Person:
                 if isinstance(seq, int) and seq in self.true_rt and "rt_ms" in msg:
                     self.tally.edges.append(msg["rt_ms"] - self.true_rt[seq])
             elif kind == "error":
-                if msg["code"] not in ("stale_reveal", "race_pending", "not_started"):
+                # A flip can lose to the turn timer's own flip (N3): refused, harmless.
+                harmless = ("stale_reveal", "race_pending", "not_started")
+                if msg.get("ref") != "flip" and msg["code"] not in harmless:
                     self.tally.errors.append(msg["code"])
                 self.flipped = None
             elif kind == "state":
@@ -206,7 +208,7 @@ class Person:
                 flip = any(a["type"] == "flip" for a in msg["actions"])
                 if flip and self.flipped != msg["state_id"]:
                     self.flipped = msg["state_id"]
-                    await self.send("play", seq=seq, action={"type": "flip"})
+                    await self.send("play", seq=seq, action={"type": "flip"}, ref="flip")
 
 
 async def play_table(
