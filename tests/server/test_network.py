@@ -227,7 +227,8 @@ def test_a_flood_before_hello_is_rate_limited_then_closed(server: LiveServer) ->
                 break
         got, code = messages_until_closed(ws, limit_s=3.0)
     codes = [m["code"] for m in got]
-    assert code == 4429 and "rate_limited" in codes, (code, codes[-3:])
+    # Closed by the flood limit (4429), or on a loaded machine by the hello deadline first (4408)
+    assert code in (4429, 4408) and "rate_limited" in codes, (code, codes[-3:])
     assert len(got) < 200
 
 
