@@ -16,7 +16,8 @@ from websockets.sync.client import connect
 
 from parlour.server import Settings
 from parlour.server.bots import BotRunner
-from parlour.server.rooms import Connection, Hub
+from parlour.server.hub import Hub
+from parlour.server.rooms import Connection
 from parlour.store import SQLiteStore
 from parlour.table import SeatInfo
 from tests.server.live import LiveServer, post

@@ -163,7 +163,7 @@ def test_a_bot_that_crashes_or_overruns_gets_a_logged_fallback(
     # A long game (348 inputs, 87 of them seat 0's) played at machine speed: with the real
     # rate limit, seat 0's 70th act or so in its first second was dropped and this test once
     # waited forever at state 238 (see fast_settings).
-    monkeypatch.setattr("parlour.server.rooms.secrets.randbits", lambda bits: LONG_GAME_SEED)
+    monkeypatch.setattr("parlour.server.hub.secrets.randbits", lambda bits: LONG_GAME_SEED)
     client = make_client(bot_timeout_s=0.1)
     made = create(client, [BOT, BOT, BOT])
     with caplog.at_level(logging.WARNING, logger="parlour.server"):

@@ -13,7 +13,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from parlour.server import create_app
-from parlour.server.realtime import GameClock
+from parlour.server.clock import GameClock
 from tests.server.conftest import create, fast_settings, hello, room_of, until
 
 

@@ -49,7 +49,7 @@ class ScriptedBot:
 
 @pytest.fixture()
 def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
-    monkeypatch.setattr("parlour.server.rooms.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("parlour.server.hub.secrets.randbits", lambda bits: SEED)
     settings = fast_settings(
         tmp_path, game_speed=1.0, start_countdown_ms=400, rtt_probe_ms=60_000, rt_jitter_ms=30
     )
@@ -126,7 +126,7 @@ def test_N9_a_faster_person_on_a_slow_link_beats_a_faster_arriving_bot(client: T
     assert event["type"] == "win" and event["seat"] == 0
     assert calls(event) == [(0, 250), (1, 300)]
     assert next(a["rt_ms"] for a in person.acks if a.get("ref") == "call") == 250
-    assert 150 <= room.rtt[0] < 400 and room.allowance(0) >= 180
+    assert 150 <= room.trips.rtt[0] < 400 and room.allowance(0) >= 180
 
 
 def test_N9_calls_within_the_tie_window_go_to_the_snap_pot(client: TestClient) -> None:

@@ -50,11 +50,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from parlour.bots.levels import LEVELS
 from parlour.games.scan import svg
 from parlour.server.bots import BotRunner
+from parlour.server.hub import Hub, TableExpired
 from parlour.server.limits import AddressLimiter
 from parlour.server.netinfo import connection_socket
 from parlour.server.protocol import CODES, ProtocolError, error, parse
 from parlour.server.replay import Expired, NotFinished, ReplayCache
-from parlour.server.rooms import Connection, Hub, Room, TableExpired, clean_name
+from parlour.server.rooms import Connection, Room, clean_name
 from parlour.server.settings import Settings
 from parlour.store import CorruptDatabase, SQLiteStore
 from parlour.table import SeatInfo

@@ -23,7 +23,7 @@ The round trip is measured where the client cannot stretch it
 (:func:`parlour.core.race.measured_rtt`): the server's probes (``ping``, answered by ``pong``;
 an answer still missing at the next probe counts as a round trip of 0, and comes too late to
 count afterwards), bounded by the kernel's minimum round trip of the connection where the
-server sees its socket (:mod:`parlour.server.netinfo`).
+server sees its socket (:mod:`parlour.server.roundtrip`).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import contextlib
 import logging
 import random
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parlour.bots.levels import make_bot
 from parlour.core.race import (
@@ -41,80 +41,26 @@ from parlour.core.race import (
     allowance,
     effective_rt,
     human_settles_at,
-    measured_rtt,
     settled,
 )
 from parlour.server.bots import bot_seed
+from parlour.server.clock import GameClock
 from parlour.server.fairplay import unusually_fast
-from parlour.server.netinfo import tcp_rtt_ms
 from parlour.server.protocol import ProtocolError, error, message
+from parlour.server.roundtrip import RoundTrips
 from parlour.table import Accepted, Rejected, Table
 
-from .rooms import Connection, Hub, Room
+from .rooms import Connection, Room
+
+if TYPE_CHECKING:
+    from parlour.server.hub import Hub
 
 log = logging.getLogger("parlour.server")
 
 TIMED = frozenset({"snap", "touch", "bluffo"})
 """Action types that carry a reaction time (the rest — flip, choose — are untimed)."""
 
-RTT_GAIN = 0.125
-"""Weight of a new round-trip sample in the smoothed value (as TCP's SRTT)."""
 NEVER = 1 << 60
-
-
-class GameClock:
-    """Game time of a real-time table: ``base_ms`` when it starts, then ``speed`` game ms per
-    wall ms. It does not run until :meth:`start` (and its countdown) — a table waits for its
-    people."""
-
-    def __init__(self, speed: float, base_ms: int = 0) -> None:
-        self.speed = speed
-        self.base_ms = base_ms
-        self._epoch: float | None = None
-
-    @property
-    def scheduled(self) -> bool:
-        """Whether :meth:`start` has been called."""
-        return self._epoch is not None
-
-    def start(self, countdown_ms: float) -> None:
-        """Start the clock after ``countdown_ms`` wall milliseconds."""
-        self._epoch = time.monotonic() + countdown_ms / 1000
-
-    def pause(self) -> None:
-        """Stop the clock where it is (:meth:`start` starts it again from there)."""
-        self.base_ms = self.now()
-        self._epoch = None
-
-    def hold(self, game_ms: int) -> None:
-        """A running clock shows ``game_ms`` now and goes on from there (it waited)."""
-        if self.running():
-            self.base_ms = max(self.base_ms, min(game_ms, self.now()))
-            self._epoch = time.monotonic()
-
-    def running(self) -> bool:
-        """Whether the clock runs (the countdown is over)."""
-        return self._epoch is not None and time.monotonic() >= self._epoch
-
-    def starts_in_ms(self) -> int | None:
-        """Wall ms until the clock starts (0 once it runs; ``None`` before :meth:`start`)."""
-        if self._epoch is None:
-            return None
-        return max(0, round((self._epoch - time.monotonic()) * 1000))
-
-    def now(self) -> int:
-        """The game time now (``base_ms`` until the clock runs)."""
-        if self._epoch is None:
-            return self.base_ms
-        elapsed = time.monotonic() - self._epoch
-        return self.base_ms + max(0, int(elapsed * 1000 * self.speed))
-
-    def wall_seconds_until(self, game_ms: int) -> float:
-        """Wall seconds from now until the game clock shows ``game_ms`` (0 if past)."""
-        if self._epoch is None:
-            return 0.0
-        start_wait = max(0.0, self._epoch - time.monotonic())
-        return start_wait + max(0, game_ms - self.now()) / self.speed / 1000
 
 
 class RealtimeRoom(Room):
@@ -128,7 +74,7 @@ class RealtimeRoom(Room):
         self._rebuild_events(table)
         last = table.record[-1].now_ms if table.record else 0
         self.clock = GameClock(hub.settings.game_speed, last)
-        self.rtt: dict[int, float] = {}  # per seat: the probes' smoothed round trip (wall ms)
+        self.trips = RoundTrips(hub.settings)
         self.bots: dict[int, Any] = {}  # SnapBot / ScanBot: they plan, they do not choose
         self._bot_rngs: dict[int, random.Random] = {}
         self.plans: list[tuple[int, int, Any, int]] = []  # (at_ms, seat, action, seq)
@@ -142,7 +88,6 @@ class RealtimeRoom(Room):
         self._applied_at = 0
         self.held_ms = 0
         """Game ms this table's clock waited because the server fell behind."""
-        self._nonce = 0
         self._quiet: set[int] = set()  # record seqs of bots' inputs waiting for the decision
         self._skip = False  # the broadcast after this write is skipped (only such inputs)
         super().__init__(hub, table, hashes)
@@ -272,7 +217,7 @@ class RealtimeRoom(Room):
     def connect(self, conn: Connection) -> None:
         super().connect(conn)
         if conn.seat is not None:
-            self._ping(conn)
+            self.trips.ping(conn, self.table.state_id)
             if self._pausing is not None:
                 self._pausing.cancel()
                 self._pausing = None
@@ -379,26 +324,11 @@ class RealtimeRoom(Room):
             rt = {"rt_ms": credited} if credited is not None else {}
             conn.send(message("ack", result.state_id, **extra, **rt))
 
-    def kernel_rtt(self, seat: int, conn: Connection | None = None) -> float | None:
-        """The kernel's minimum round trip (wall ms) of ``conn``, or of the slowest of the
-        seat's connections; ``None`` if one of them has no readable socket (or
-        ``settings.rtt_kernel`` is off)."""
-        if not self.hub.settings.rtt_kernel:
-            return None
-        conns = [conn] if conn is not None else [c for c in self.conns if c.seat == seat]
-        found = []
-        for c in conns:
-            measured = tcp_rtt_ms(c.sock)
-            if measured is None:
-                return None
-            found.append(measured[0])
-        return max(found, default=None)
-
     def measured_rtt(self, seat: int, conn: Connection | None = None) -> float:
-        """N9: the seat's round trip (wall ms) as measured where the client cannot stretch it:
-        the probes' estimate bounded by the kernel's (:func:`parlour.core.race.measured_rtt`)."""
-        default = self.hub.settings.rtt_default_ms
-        return measured_rtt(self.rtt.get(seat), self.kernel_rtt(seat, conn), default)
+        """N9: the seat's round trip (wall ms) as measured where the client cannot stretch it
+        (:meth:`RoundTrips.measured`)."""
+        conns = [conn] if conn is not None else [c for c in self.conns if c.seat == seat]
+        return self.trips.measured(seat, conns)
 
     def allowance(self, seat: int, conn: Connection | None = None) -> int:
         """N9: the seat's round-trip allowance in game ms: measured round trip plus jitter,
@@ -433,34 +363,8 @@ class RealtimeRoom(Room):
 
     # ------------------------------------------------------------------ round trips
 
-    def _ping(self, conn: Connection) -> None:
-        # A probe still unanswered when the next one goes out is missed: it counts as a round
-        # trip of 0 (no credit), and its answer, when it comes, is too late to count.
-        if conn.pings:
-            conn.late.update(conn.pings)
-            conn.pings.clear()
-            while len(conn.late) > 8:
-                conn.late.discard(min(conn.late))
-            if conn.seat is not None:
-                self._rtt_sample(conn.seat, 0.0)
-        self._nonce += 1
-        conn.pings[self._nonce] = time.monotonic()
-        conn.send({"v": 1, "type": "ping", "state_id": self.table.state_id, "nonce": self._nonce})
-
     def pong(self, conn: Connection, nonce: int) -> None:
-        sent = conn.pings.pop(nonce, None)
-        if sent is None:
-            if nonce in conn.late:  # counted as missed already: no credit for a late answer
-                conn.late.discard(nonce)
-                return
-            raise ProtocolError("bad_message", "no ping with that nonce is waiting")
-        if conn.seat is None:
-            return
-        self._rtt_sample(conn.seat, (time.monotonic() - sent) * 1000)
-
-    def _rtt_sample(self, seat: int, sample: float) -> None:
-        old = self.rtt.get(seat)
-        self.rtt[seat] = sample if old is None else old + RTT_GAIN * (sample - old)
+        self.trips.pong(conn, nonce)
 
     async def _probe_loop(self) -> None:
         every = self.hub.settings.rtt_probe_ms / 1000
@@ -468,7 +372,7 @@ class RealtimeRoom(Room):
             await asyncio.sleep(every)
             for conn in list(self.conns):
                 if conn.seat is not None:
-                    self._ping(conn)
+                    self.trips.ping(conn, self.table.state_id)
 
     # ------------------------------------------------------------------ the referee
 
