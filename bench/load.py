@@ -304,16 +304,18 @@ class ProcSampler:
 # ---------------------------------------------------------------------------------- clients
 
 
-async def post_json(port: int, path: str, body: Msg) -> tuple[int, Msg]:
-    """A minimal HTTP/1.1 JSON POST to 127.0.0.1 (no extra client library needed)."""
+async def http_json(port: int, path: str, body: Msg | None = None) -> tuple[int, Msg]:
+    """A minimal HTTP/1.1 request to 127.0.0.1 (no extra client library needed): a JSON POST
+    of ``body``, or a GET without one; the status and the JSON body (``{}`` if none)."""
     reader, writer = await asyncio.open_connection(HOST, port)
-    data = json.dumps(body).encode()
-    head = (
-        f"POST {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nContent-Type: application/json\r\n"
-        f"Content-Length: {len(data)}\r\nConnection: close\r\n\r\n"
-    )
+    if body is None:
+        head, data = f"GET {path} HTTP/1.1\r\n", b""
+    else:
+        data = json.dumps(body).encode()
+        head = (f"POST {path} HTTP/1.1\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(data)}\r\n")  # fmt: skip
     try:
-        writer.write(head.encode() + data)
+        writer.write(f"{head}Host: {HOST}:{port}\r\nConnection: close\r\n\r\n".encode() + data)
         await writer.drain()
         raw = await reader.read()
     finally:
@@ -324,7 +326,15 @@ async def post_json(port: int, path: str, body: Msg) -> tuple[int, Msg]:
     status = int(header.split(b" ", 2)[1])
     if b"transfer-encoding: chunked" in header.lower():
         payload = _unchunk(payload)
-    return status, json.loads(payload or b"{}")
+    try:
+        return status, json.loads(payload or b"{}")
+    except ValueError:
+        return status, {}
+
+
+async def post_json(port: int, path: str, body: Msg) -> tuple[int, Msg]:
+    """A JSON POST to 127.0.0.1 (:func:`http_json`)."""
+    return await http_json(port, path, body)
 
 
 def _unchunk(data: bytes) -> bytes:
@@ -785,28 +795,6 @@ def snap_phase(workdir: Path, args: Any) -> Phase:
     return phase
 
 
-async def get_json(port: int, path: str) -> tuple[int, Msg]:
-    """A minimal HTTP/1.1 GET to 127.0.0.1; the status and the JSON body (``{}`` if none)."""
-    reader, writer = await asyncio.open_connection(HOST, port)
-    try:
-        writer.write(f"GET {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nConnection: close\r\n\r\n"
-                     .encode())  # fmt: skip
-        await writer.drain()
-        raw = await reader.read()
-    finally:
-        writer.close()
-        with contextlib.suppress(Exception):
-            await writer.wait_closed()
-    header, _, payload = raw.partition(b"\r\n\r\n")
-    status = int(header.split(b" ", 2)[1])
-    if b"transfer-encoding: chunked" in header.lower():
-        payload = _unchunk(payload)
-    try:
-        return status, json.loads(payload or b"{}")
-    except ValueError:
-        return status, {}
-
-
 async def probe_http(port: int, phase: Phase, every_s: float = 0.1) -> None:
     """GET ``/`` and ``/api/health`` every ``every_s`` until cancelled; records each request's
     latency, the server's loop lag p99 and its writes waiting."""
@@ -814,7 +802,7 @@ async def probe_http(port: int, phase: Phase, every_s: float = 0.1) -> None:
         for path in ("/", "/api/health"):
             began = time.perf_counter()
             try:
-                status, body = await asyncio.wait_for(get_json(port, path), 10)
+                status, body = await asyncio.wait_for(http_json(port, path), 10)
             except (OSError, TimeoutError):
                 phase.errors[f"http_probe_{path}"] += 1
                 continue

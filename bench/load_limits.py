@@ -508,50 +508,22 @@ def new_tables(args: Any, console: Console) -> dict[str, Any]:
 def long_snap_game(db: Path, players: int = 12, deal: int = 3) -> str:
     """Write one finished SNAP game of ``players`` medium bots to the store at ``db`` (played
     on a simulated clock, as the arena does); returns its table id."""
-    from parlour.bots.levels import make_bot
-    from parlour.core import ParlourError, Timeout
-    from parlour.games.registry import get_game
-    from parlour.store import SQLiteStore
+    from parlour.cli.arena import play_realtime_game
+    from parlour.store import SQLiteStore, op_append, op_create_table, op_finish
     from parlour.table import RecordEntry, SeatInfo
 
-    spec = get_game("snap")
     options = {"players": players}
-    state = spec.new_state(options, deal)
-    bots = [make_bot("snap", "medium") for _ in range(players)]
-    rngs = [random.Random(f"{deal}:{i}") for i in range(players)]
-    plans: list[tuple[int, int, Any, Any]] = []
-    entries: list[RecordEntry] = []
-    now = 0
-    while spec.outcome(state) is None:
-        seq = None
-        for seat in range(players):
-            view = spec.view(state, seat)
-            seq = view.get("seq")
-            new = bots[seat].plan(view, spec.legal_actions(state, seat), rngs[seat])
-            plans += [(p.at_ms, seat, p.action, seq) for p in new]
-        plans = [p for p in plans if p[3] == seq]
-        due = spec.deadline(state)
-        ready = [p for p in plans if due is None or p[0] <= due]
-        if ready:
-            plan = min(ready, key=lambda p: (p[0], p[1]))
-            plans.remove(plan)
-            now = max(now, plan[0])
-            try:
-                state = spec.apply(state, plan[1], plan[2], now)
-            except ParlourError:
-                continue
-            entries.append(RecordEntry(len(entries) + 1, plan[1], plan[2].to_json(), now))
-        else:
-            assert due is not None
-            now = max(now, due)
-            state = spec.apply(state, None, Timeout(), now)
-            entries.append(RecordEntry(len(entries) + 1, None, Timeout().to_json(), now))
+    record: list[tuple[int | None, Any, int]] = []
+    result = play_realtime_game("snap", players, ["medium"] * players, deal, 0, record=record)
+    entries = [RecordEntry(i + 1, seat, action.to_json(), now)
+               for i, (seat, action, now) in enumerate(record)]  # fmt: skip
     store = SQLiteStore(str(db))
     seats = [SeatInfo("bot", f"Bot {i}", "medium") for i in range(players)]
-    store.create_table("longsnap", "snap", options, deal, seats, True, int(time.time() * 1000))
+    created = int(time.time() * 1000)
+    store.execute(op_create_table("longsnap", "snap", options, deal, seats, True, created))
     for entry in entries:
-        store.append("longsnap", entry)
-    store.finish("longsnap", spec.outcome(state))
+        store.execute(op_append("longsnap", entry))
+    store.execute(op_finish("longsnap", result.outcome))
     store.close()
     return "longsnap"
 

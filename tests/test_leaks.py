@@ -283,20 +283,6 @@ def _times(msg: Any, seat: int | None = None) -> Iterator[tuple[int | None, str,
             yield from _times(value, seat)
 
 
-def receive_within(ws: Any, seconds: float) -> Msg:
-    """The next message of a TestClient WebSocket, failing after ``seconds``."""
-    import anyio
-
-    async def get() -> Any:
-        with anyio.fail_after(seconds):
-            return await ws._send_rx.receive()
-
-    message = ws.portal.call(get)
-    ws._raise_on_close(message)
-    found: Msg = json.loads(message["text"])
-    return found
-
-
 @pytest.mark.parametrize("game", ["snap", "scan"])
 def test_no_message_tells_a_pending_input_s_reaction_time_before_the_verdict(
     client: TestClient, monkeypatch: pytest.MonkeyPatch, game: str
@@ -333,7 +319,7 @@ def test_no_message_tells_a_pending_input_s_reaction_time_before_the_verdict(
     with client.websocket_connect(f"/ws/{made['table_id']}") as ws:
         send(ws, "hello", token=made["token"])
         for _ in range(3000):
-            msg = receive_within(ws, 10)
+            msg = receive(ws, seconds=10)
             if msg["type"] == "ping":
                 send(ws, "pong", nonce=msg["nonce"])
             if msg["type"] != "state" or msg["finished"]:

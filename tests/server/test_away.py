@@ -17,7 +17,7 @@ from websockets.sync.client import connect
 from parlour.server import Settings
 from parlour.server.bots import BotRunner
 from parlour.server.hub import Hub
-from parlour.server.rooms import Connection
+from parlour.server.rooms import Connection, Room
 from parlour.store import SQLiteStore
 from parlour.table import SeatInfo
 from tests.server.live import LiveServer, post
@@ -265,36 +265,58 @@ def test_away_seats_stay_away_after_a_restart(tmp_path: Path) -> None:
         server.stop()
 
 
+async def _bo_away(
+    tmp_path: Path, hub_spy: Any = None, **timing: Any
+) -> tuple[Hub, Room, Connection]:
+    # In-process: Ana and Bo at a SCOUT table (fake connections, read with deadlines); Ana
+    # flips, Bo does not, until his flip timer runs out and he is away. ``hub_spy(hub)`` runs
+    # before the table is made. Returns the hub, the room and Bo (close with ``_close``).
+    settings = Settings(db=str(tmp_path / "p.db"), bot_workers=0, **timing)
+    hub = Hub(settings, SQLiteStore(settings.db), BotRunner(0))
+    await hub.open()
+    if hub_spy is not None:
+        hub_spy(hub)
+    room, _ = await hub.create("scout", {}, "Ana", [SeatInfo("open")])
+    await room.join("Bo")
+    ana, bo = Connection(0), Connection(1)
+    room.connect(ana)
+    room.connect(bo)
+    await room.start(ana)
+    await room.submit(0, room.table.state_id, {"type": "flip", "flip": False})
+    end = time.monotonic() + 5
+    while not room.table.seats[1].away:
+        assert time.monotonic() < end, "Bo's timer never ran out"
+        await asyncio.wait_for(bo.queue.get(), 5)
+    return hub, room, bo
+
+
+async def _close(hub: Hub) -> None:
+    await hub.close()
+    hub.store.close()
+
+
 def test_the_computer_for_an_away_seat_sees_only_that_seats_view(tmp_path: Path) -> None:
-    # In-process: the room with fake connections (read with deadlines) and a spy on the bots.
+    # In-process, with a spy on the bots.
     async def scenario() -> list[tuple[int, dict[str, Any]]]:
-        settings = Settings(db=str(tmp_path / "p.db"), bot_delay_min_ms=0, bot_delay_max_ms=0,
-                            bot_workers=0, turn_timer_s=0.3, flip_timer_s=0.3)  # fmt: skip
-        store = SQLiteStore(settings.db)
-        hub = Hub(settings, store, BotRunner(0))
-        await hub.open()
         asked: list[tuple[int, dict[str, Any]]] = []
-        choose = hub.bots.choose
 
-        async def spy(game: str, level: str, view: dict[str, Any], legal: list[Any],
-                      seed: int) -> str:  # fmt: skip
-            asked.append((view["seat"], view))
-            return await choose(game, level, view, legal, seed)
+        def spy_on(hub: Hub) -> None:
+            choose = hub.bots.choose
 
-        hub.bots.choose = spy  # type: ignore[method-assign]
-        room, _ = await hub.create("scout", {}, "Ana", [SeatInfo("open")])
-        await room.join("Bo")
-        ana, bo = Connection(0), Connection(1)
-        room.connect(ana)
-        room.connect(bo)
-        await room.start(ana)
-        await room.submit(0, room.table.state_id, {"type": "flip", "flip": False})
+            async def spy(game: str, level: str, view: dict[str, Any], legal: list[Any],
+                          seed: int) -> str:  # fmt: skip
+                asked.append((view["seat"], view))
+                return await choose(game, level, view, legal, seed)
+
+            hub.bots.choose = spy  # type: ignore[method-assign]
+
+        hub, _, bo = await _bo_away(tmp_path, spy_on, bot_delay_min_ms=0, bot_delay_max_ms=0,
+                                   turn_timer_s=0.3, flip_timer_s=0.3)  # fmt: skip
         end = time.monotonic() + 5
-        while not room.table.seats[1].away or not asked:
+        while not asked:
             assert time.monotonic() < end, "nobody played for Bo"
             await asyncio.wait_for(bo.queue.get(), 5)
-        await hub.close()
-        store.close()
+        await _close(hub)
         return asked
 
     asked = asyncio.run(scenario())
@@ -306,34 +328,18 @@ def test_the_computer_for_an_away_seat_sees_only_that_seats_view(tmp_path: Path)
 def test_a_move_of_their_own_brings_a_person_back(tmp_path: Path) -> None:
     # In-process, with a slow computer (1 s pause) so that Bo's own move comes first.
     async def scenario() -> tuple[list[Any], list[Any], bool]:
-        settings = Settings(db=str(tmp_path / "p.db"), bot_delay_min_ms=1000,
-                            bot_delay_max_ms=1000, bot_workers=0, turn_timer_s=5,
-                            flip_timer_s=0.3)  # fmt: skip
-        store = SQLiteStore(settings.db)
-        hub = Hub(settings, store, BotRunner(0))
-        await hub.open()
-        room, _ = await hub.create("scout", {}, "Ana", [SeatInfo("open")])
-        await room.join("Bo")
-        ana, bo = Connection(0), Connection(1)
-        room.connect(ana)
-        room.connect(bo)
-        await room.start(ana)
-        await room.submit(0, room.table.state_id, {"type": "flip", "flip": False})
-        end = time.monotonic() + 5
-        while not room.table.seats[1].away:
-            assert time.monotonic() < end, "Bo's timer never ran out"
-            await asyncio.wait_for(bo.queue.get(), 5)
+        hub, room, bo = await _bo_away(tmp_path, bot_delay_min_ms=1000, bot_delay_max_ms=1000,
+                                   turn_timer_s=5, flip_timer_s=0.3)  # fmt: skip
         # The computer is pausing before it flips for Bo; Bo flips himself first.
         flip = {"type": "flip", "flip": True}
         await room.act(bo, {"state_id": room.table.state_id, "action": flip, "ref": "mine"})
-        replies = []
+        replies: list[Any] = []
         while not any(m.get("ref") == "mine" for m in replies):
             replies.append(await asyncio.wait_for(bo.queue.get(), 5))
         await asyncio.sleep(1.5)  # the computer's move, had it come, would be in by now
         bo_moves = [e.action for e in room.table.record if e.seat == 1]
         away_now = room.table.seats[1].away
-        await hub.close()
-        store.close()
+        await _close(hub)
         return replies, bo_moves, away_now
 
     replies, bo_moves, away_now = asyncio.run(scenario())

@@ -5,7 +5,6 @@ flagged. Every socket read has a deadline."""
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Iterator
@@ -17,7 +16,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from parlour.server import create_app
-from tests.server.conftest import Msg, create, fast_settings, send
+from tests.server.conftest import Msg, create, fast_settings, receive, send
 
 SPEED = 10.0
 
@@ -29,24 +28,11 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield test_client
 
 
-def receive_within(ws: Any, seconds: float) -> Msg:
-    """The next message of a TestClient WebSocket, failing after ``seconds``."""
-
-    async def get() -> Any:
-        with anyio.fail_after(seconds):
-            return await ws._send_rx.receive()
-
-    message = ws.portal.call(get)
-    ws._raise_on_close(message)
-    found: Msg = json.loads(message["text"])
-    return found
-
-
 def state_within(ws: Any, seconds: float = 10.0) -> Msg:
     """The next ``state`` message within ``seconds`` (pings answered on the way)."""
     deadline = time.monotonic() + seconds
     while True:
-        msg = receive_within(ws, max(0.01, deadline - time.monotonic()))
+        msg = receive(ws, "a state", max(0.01, deadline - time.monotonic()))
         if msg["type"] == "ping":
             send(ws, "pong", nonce=msg["nonce"])
         elif msg["type"] == "state":

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocketDisconnect
 from parlour.server import create_app
 from parlour.server.bots import BotRunner
 from parlour.server.rooms import Connection
-from parlour.store import SQLiteStore
+from parlour.store import SQLiteStore, op_expire
 from parlour.table import SeatInfo
 from tests.server.conftest import Msg, create, fast_settings, hello, receive, room_of, send, until
 
@@ -82,7 +82,7 @@ def test_a_guest_may_hold_only_so_many_unfinished_tables(
     other = TestClient(client.app)  # another browser: its own guest id
     assert other.post("/api/tables", json={"name": "Bo", "seats": [BOT]}).status_code == 201
     hub = client.app.state.hub  # type: ignore[attr-defined]
-    hub.store.expire(first["table_id"])
+    hub.store.execute(op_expire(first["table_id"]))
     assert client.post("/api/tables", json={"name": "Ana", "seats": [BOT]}).status_code == 201
 
 

@@ -25,7 +25,7 @@ def entry(seq: int) -> RecordEntry:
 def test_writes_that_arrive_together_are_committed_together(tmp_path: Path) -> None:
     store = SQLiteStore(str(tmp_path / "p.db"))
     for t in range(40):
-        store.create_table(f"t{t}", "scout", {"players": 2}, 1, SEATS, True, 0)
+        store.execute(op_create_table(f"t{t}", "scout", {"players": 2}, 1, SEATS, True, 0))
 
     async def many() -> None:
         await asyncio.gather(*(store.write([op_append(f"t{t}", entry(1))]) for t in range(40)))
@@ -39,8 +39,8 @@ def test_writes_that_arrive_together_are_committed_together(tmp_path: Path) -> N
 
 def test_a_failing_group_fails_alone_and_stores_nothing_of_itself(tmp_path: Path) -> None:
     store = SQLiteStore(str(tmp_path / "p.db"))
-    store.create_table("a", "scout", {"players": 2}, 1, SEATS, True, 0)
-    store.append("a", entry(1))
+    store.execute(op_create_table("a", "scout", {"players": 2}, 1, SEATS, True, 0))
+    store.execute(op_append("a", entry(1)))
 
     async def both() -> list[BaseException | None]:
         results = await asyncio.gather(
@@ -60,7 +60,7 @@ def test_a_failing_group_fails_alone_and_stores_nothing_of_itself(tmp_path: Path
 def test_a_locked_database_makes_the_write_wait_not_the_event_loop(tmp_path: Path) -> None:
     path = str(tmp_path / "p.db")
     store = SQLiteStore(path, busy_timeout_s=0.5)
-    store.create_table("a", "scout", {"players": 2}, 1, SEATS, True, 0)
+    store.execute(op_create_table("a", "scout", {"players": 2}, 1, SEATS, True, 0))
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("BEGIN EXCLUSIVE")  # another program holds the database
 
@@ -87,7 +87,7 @@ def test_a_locked_database_makes_the_write_wait_not_the_event_loop(tmp_path: Pat
 def test_close_stores_what_is_queued(tmp_path: Path) -> None:
     path = str(tmp_path / "p.db")
     store = SQLiteStore(path)
-    store.create_table("a", "scout", {"players": 2}, 1, SEATS, True, 0)
+    store.execute(op_create_table("a", "scout", {"players": 2}, 1, SEATS, True, 0))
     done = threading.Event()
     future = store.writer.submit([op_append("a", entry(1))])
     future.add_done_callback(lambda f: done.set())
@@ -99,7 +99,7 @@ def test_close_stores_what_is_queued(tmp_path: Path) -> None:
 def _damage(path: Path) -> None:
     store = SQLiteStore(str(path))
     for t in range(200):
-        store.create_table(f"t{t}", "scout", {"players": 2}, 1, SEATS, True, 0)
+        store.execute(op_create_table(f"t{t}", "scout", {"players": 2}, 1, SEATS, True, 0))
     store.close()
     data = bytearray(path.read_bytes())
     for at in range(4096 + 100, len(data), 4096):  # scribble over every page but the header

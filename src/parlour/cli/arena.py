@@ -120,7 +120,13 @@ def play_game(
 
 
 def play_realtime_game(
-    game: str, players: int, lineup: Sequence[str], deal: int, rotation: int, options: Any = None
+    game: str,
+    players: int,
+    lineup: Sequence[str],
+    deal: int,
+    rotation: int,
+    options: Any = None,
+    record: list[tuple[int | None, Any, int]] | None = None,
 ) -> GameResult:
     """Play one real-time game (SCAN, SNAP) on a simulated clock.
 
@@ -129,6 +135,7 @@ def play_realtime_game(
     input due before the game's deadline is applied at its time, carrying its reaction time;
     otherwise ``Timeout()`` is applied at the deadline. A planned input the engine refuses (the
     situation moved on) is dropped. ``move_ms`` holds the time each bot spent planning.
+    Every input applied is appended to ``record`` (if given) as ``(seat, action, now_ms)``.
     """
     spec = get_game(game)
     seats = [(i + rotation) % players for i in range(players)]
@@ -160,9 +167,13 @@ def play_realtime_game(
                 state = spec.apply(state, plan[1], plan[2], now)
             except ParlourError:
                 continue
+            if record is not None:
+                record.append((plan[1], plan[2], now))
         elif due is not None:
             now = max(now, due)
             state = spec.apply(state, None, Timeout(), now)
+            if record is not None:
+                record.append((None, Timeout(), now))
         else:
             raise RuntimeError(f"{game}: nobody plans to act and nothing is due")
     return _result(spec.outcome(state), deal, rotation, seats, move_ms)

@@ -204,42 +204,12 @@ class SQLiteStore:
         ``sqlite3.Error`` (nothing of this group stored) if they cannot be."""
         await self.writer.write(ops)
 
-    def _execute(self, *ops: Op) -> None:
+    def execute(self, *ops: Op) -> None:
+        """Store ``ops`` (built by the ``op_*`` functions) now, on this thread, each committed
+        when this returns (tools and tests; the server uses :meth:`write`)."""
         with self._lock:
             for sql, params in ops:
                 self._db.execute(sql, params)
-
-    def create_table(
-        self,
-        table_id: str,
-        game: str,
-        options: dict[str, Any],
-        seed: int,
-        seats: list[SeatInfo],
-        started: bool,
-        created_ms: int,
-        guest: str | None = None,
-    ) -> None:
-        """Store a new table (no inputs yet), created by ``guest``."""
-        self._execute(
-            op_create_table(table_id, game, options, seed, seats, started, created_ms, guest)
-        )
-
-    def update_seats(self, table_id: str, seats: list[SeatInfo], started: bool) -> None:
-        """Record who sits where and whether the game has started."""
-        self._execute(op_update_seats(table_id, seats, started))
-
-    def append(self, table_id: str, entry: RecordEntry) -> None:
-        """Append one accepted input; committed when this returns."""
-        self._execute(op_append(table_id, entry))
-
-    def finish(self, table_id: str, outcome: Any) -> None:
-        """Mark a table finished, with its outcome (it stays viewable as a replay)."""
-        self._execute(op_finish(table_id, outcome))
-
-    def expire(self, table_id: str) -> None:
-        """Close a table nobody played for too long (see :func:`op_expire`)."""
-        self._execute(op_expire(table_id))
 
     def open_tables_of(self, guest: str) -> int:
         """How many unfinished tables ``guest`` has created."""
@@ -296,10 +266,6 @@ class SQLiteStore:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
-
-    def set_token_hash(self, table_id: str, seat: int, token_hash: str) -> None:
-        """Store the hash of a seat's secret token (never the token itself)."""
-        self._execute(op_set_token_hash(table_id, seat, token_hash))
 
     def token_hashes(self, table_id: str) -> dict[int, str]:
         """Each seat's token hash."""
