@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.sync.client import connect
 
 from parlour.games.scan.designs import neighbours
 from tests.e2e.player import watch_errors
-from tests.server.live import LiveServer
+from tests.server.live import LiveServer, post, receive
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -208,6 +209,10 @@ def test_a_player_plays_a_whole_scan_game_by_keyboard(
                 if shown[0] == "1":
                     checked += 1
                     assert "checking" in shown[1], shown
+                    if "checking" not in shots_taken:
+                        page.screenshot(path=shots / "e2e-scan-checking.png")
+                        if page.evaluate("document.body.dataset.checking") == "1":
+                            shots_taken.add("checking")  # still checking after the screenshot
             continue
         if seq >= 4 and not wrong:  # a wrong card on purpose: this seat is out until the next card
             _type_card(page, (match + 1) % len(layout))
@@ -279,4 +284,60 @@ def test_the_page_shows_the_layout_to_a_spectator_without_actions(
     _no_horizontal_overflow(page)
     info = json.loads(page.evaluate("JSON.stringify({...document.body.dataset})"))
     assert info["category"] == "colour"
+    context.close()
+
+
+def test_a_friend_sees_a_script_that_touches_at_120_ms_flagged_unusually_fast(
+    tmp_path: Path, browser: Any, shots: Path
+) -> None:
+    # C14: the host is a script on a socket that touches every match at once, reporting 120 ms;
+    # the friend, in the browser, only watches the cards go, and sees the flag. At game speed 2
+    # (not 5: a busy machine's scheduling delays count five times over at speed 5).
+    env = {"PARLOUR_GAME_SPEED": "2", "PARLOUR_START_COUNTDOWN_MS": "0"}
+    with LiveServer(tmp_path / "parlour.db", env=env) as server:
+        _a_script_plays_a_friend(server, browser, shots)
+
+
+def _a_script_plays_a_friend(server: LiveServer, browser: Any, shots: Path) -> None:
+    made = post(f"{server.url}/api/tables", {
+        "game": "scan", "name": "Script", "seats": [{"kind": "open"}],
+        "options": {"category": "colour"},
+    })  # fmt: skip
+    table_id = made["table_id"]
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{server.url}/t/{table_id}")
+    page.fill("#join-name", "Tess")
+    page.click("#join-sit")
+    page.wait_for_selector("body[data-ready='1'] #blue-grid .blue-card")
+    url = server.url.replace("http://", "ws://") + f"/ws/{table_id}"
+    with connect(url, open_timeout=10, proxy=None) as ws:
+        ws.send(json.dumps({"v": 1, "type": "hello", "token": made["token"]}))
+        ws.send(json.dumps({"v": 1, "type": "start"}))
+        answered: set[int] = set()
+        deadline = time.monotonic() + 120
+        while True:
+            assert time.monotonic() < deadline, "the game did not finish in time"
+            msg = receive(ws, "the script's next state")
+            if msg["type"] != "state":
+                continue
+            if msg["finished"]:
+                break
+            view = msg["view"]
+            touch = any(a["type"] == "touch" for a in msg["actions"])
+            if touch and view["tan"] is not None and view["seq"] not in answered:
+                answered.add(view["seq"])
+                found = _match(view["layout"], view["tan"], view["category"])
+                if found is not None:
+                    action = {"type": "touch", "blue_index": found}
+                    play = {"seq": view["seq"], "rt_ms": 60, "action": action}
+                    ws.send(json.dumps({"v": 1, "type": "play", **play}))
+    page.wait_for_selector("#results-dialog[open] #fair-play", timeout=30_000)
+    note = page.locator("#fair-play").inner_text()
+    assert "Script" in note and "180" in note, note
+    flagged = page.locator("#results-dialog .flag-fast")
+    assert flagged.count() == 1 and flagged.is_visible()
+    page.screenshot(path=shots / "e2e-scan-unusually-fast.png")
+    assert not errors, errors
     context.close()
