@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from parlour.bots.levels import LEVELS, make_bot
 from parlour.cli.arena import EntryStats, entry_names, play_game, run_arena
 from parlour.cli.main import main
+from parlour.games.registry import get_game
 
 
 def test_duplicate_deals_rotate_every_entry_through_every_seat() -> None:
@@ -42,9 +44,18 @@ def test_entry_names_are_unique() -> None:
     assert entry_names(["a", "b", "a", "a"]) == ["a", "b", "a#2", "a#3"]
 
 
-def test_every_level_and_name_makes_a_bot() -> None:
-    for name in (*LEVELS, "random", "greedy", "heuristic", "heuristic:0.3", "search:0.01"):
-        assert make_bot("scout", name).choose
+def test_every_level_and_name_makes_a_bot_that_plays_a_legal_move() -> None:
+    spec = get_game("scout")
+    flipping = spec.new_state({"players": 3}, 5)
+    playing = flipping
+    for seat in spec.to_act(flipping):  # everybody keeps their hand
+        playing = spec.apply(playing, seat, spec.legal_actions(playing, seat)[0], 0)
+    for state in (flipping, playing):  # the flip decision, then a move in play
+        seat = spec.to_act(state)[0]
+        legal = spec.legal_actions(state, seat)
+        for name in (*LEVELS, "random", "greedy", "heuristic", "heuristic:0.3", "search:0.01"):
+            move = make_bot("scout", name).choose(spec.view(state, seat), legal, random.Random(1))
+            assert move in legal, (name, move)
     for bad in ("wizard", "search:x", "search:-1", "easy:2", "random:1"):
         with pytest.raises(ValueError):
             make_bot("scout", bad)

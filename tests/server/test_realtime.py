@@ -129,6 +129,22 @@ def test_N9_a_faster_person_on_a_slow_link_beats_a_faster_arriving_bot(client: T
     assert 150 <= room.trips.rtt[0] < 400 and room.allowance(0) >= 180
 
 
+def test_N9_a_reported_reaction_time_counts_in_game_time_at_any_speed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # At game speed 4 a reported 100 wall ms is 400 game ms: credited 400 (not 100), and the
+    # call beats the bot's 700 game ms (175 wall ms). Sent 50 wall ms after the reveal (a time
+    # reported longer than the wait stands as reported), leaving room for a busy machine.
+    monkeypatch.setattr("parlour.server.hub.secrets.randbits", lambda bits: SEED)
+    settings = fast_settings(
+        tmp_path, game_speed=4.0, start_countdown_ms=400, rtt_probe_ms=60_000, rt_jitter_ms=30
+    )
+    with TestClient(create_app(settings)) as fast:
+        event, person, _ = race(fast, bot_rt=700, link_ms=0, rt_ms=100, wait_ms=50)
+    assert next(a["rt_ms"] for a in person.acks if a.get("ref") == "call") == 400
+    assert event["type"] == "win" and calls(event) == [(0, 400)], event
+
+
 def test_N9_calls_within_the_tie_window_go_to_the_snap_pot(client: TestClient) -> None:
     event, _, room = race(client, bot_rt=300, link_ms=150, rt_ms=315, wait_ms=350)
     assert event["type"] == "tie" and event["seats"] == [0, 1] and event["pot_size"] == 2

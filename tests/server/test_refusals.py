@@ -79,6 +79,16 @@ def test_malformed_and_oversized_messages(table: Any, raw: str, code: str) -> No
     until(ws0, lambda m: m["type"] == "pong")
 
 
+def test_an_older_state_id_is_refused_as_stale(table: Any) -> None:
+    client, table_id, ws0, ws1 = table
+    send(ws1, "act", state_id=0, action={"type": "flip", "flip": False})
+    until(ws1, lambda m: m["type"] == "ack")
+    send(ws0, "act", state_id=0, action={"type": "flip", "flip": True})  # one state behind
+    stale = refused(ws0)
+    assert stale["code"] == "stale_state" and stale["state_id"] == 1, stale
+    unchanged(client, table_id, 1)
+
+
 def test_binary_frames_are_refused(table: Any) -> None:
     client, table_id, ws0, _ = table
     ws0.send_bytes(b'{"v": 1, "type": "ping"}')

@@ -53,6 +53,17 @@ def test_refusals_change_nothing(seat: int | None, state_id: int, action: dict, 
     assert (table.state_id, list(table.record), table.view(0)) == before
 
 
+def test_an_older_state_id_is_stale_too() -> None:
+    # The seat still to flip answers the state before another seat's flip: refused, unchanged.
+    table = scout_table()
+    assert isinstance(table.submit(1, 0, {"type": "flip", "flip": False}, now_ms=5), Accepted)
+    before = (table.state_id, list(table.record), table.view(0))
+    result = table.submit(0, 0, {"type": "flip", "flip": True}, now_ms=6)
+    assert isinstance(result, Rejected) and result.code == "stale_state", result
+    assert result.state_id == 1
+    assert (table.state_id, list(table.record), table.view(0)) == before
+
+
 def test_a_table_rebuilt_from_its_record_is_identical() -> None:
     table = scout_table(9)
     rng = random.Random(1)
