@@ -728,6 +728,22 @@ def check_answers(frames: list[Frame], answers: list[Msg]) -> list[tuple[Frame, 
     return acks
 
 
+def check_welcomes(tab: Tab, frames: list[Frame], answers: list[Msg]) -> None:
+    """Who may do what: a ``welcome`` seats the connection at the seat whose token the hello
+    carried (a spectator only when it asked to watch); any other token is refused."""
+    for frame, msg in zip(frames, answers, strict=True):
+        if msg["type"] != "welcome":
+            continue
+        hello = frame.message() or {}
+        seat = msg.get("seat")
+        if seat is None:
+            assert "watch" in hello, (frame, msg)
+        else:
+            assert tab.tokens.get(seat) == hello.get("token"), (
+                f"{frame!r} was welcomed as seat {seat}, whose token it does not carry"
+            )
+
+
 WHO = st.sampled_from(["acting", "acting", "acting", 0, 1, 2, "watch", "fresh"])
 """Who connects: a seat that may act now, a given seat, a spectator, or nobody yet."""
 
@@ -750,12 +766,17 @@ def attack_once(lab: Lab, tab: Tab, foreign: Tab, data: st.DataObject) -> tuple[
         ctx = Context(tab.game, snap, seat, tokens, foreign.tokens[0])
         drawn = data.draw(st.lists(specs(tab.game), min_size=1, max_size=14), label="frames")
         frames = [spec.make(ctx) for spec in drawn]
+        if who == "fresh" and data.draw(st.booleans(), label="hello first"):
+            # A hello with one of this table's tokens, another table's, or a made-up one.
+            token = data.draw(st.sampled_from([*tokens, foreign.tokens[0]]) | texts, label="token")
+            frames.insert(0, Frame(json.dumps({"v": 1, "type": "hello", "token": token})))
         conn = Conn(lab, tab, who)
         with production_recursion_limit():
             answers = conn.exchange(frames)
         crash = conn.close()
         assert crash is None, f"the socket handler raised {crash!r}"
         acks = check_answers(frames, answers)
+        check_welcomes(tab, frames, answers)
         first_ack = next((i for i, m in enumerate(answers) if m["type"] == "ack"), None)
         for i, frame in enumerate(frames):
             if frame.legal and (first_ack is None or i <= first_ack):
