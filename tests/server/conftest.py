@@ -26,6 +26,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.types import Message
 
 from parlour.server import Settings, create_app
+from tests.server.live import seed_of_this_test
 
 Msg = dict[str, Any]
 
@@ -126,6 +127,7 @@ def fast_settings(tmp_path: Path, **changes: Any) -> Settings:
     settings (``test_limits.py``, ``test_fuzz.py``).
     """
     base = {
+        "table_seed": seed_of_this_test(),
         "db": str(tmp_path / "parlour.db"),
         "bot_delay_min_ms": 0,
         "bot_delay_max_ms": 0,

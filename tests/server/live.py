@@ -13,6 +13,7 @@ import sys
 import time
 import urllib.request
 import weakref
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,15 @@ FAST = {
 }
 """Settings for tests: bots move at once, no animations, no process pool, no turn timers, no limit
 on new tables from one address (tests create many from 127.0.0.1)."""
+
+
+def seed_of_this_test() -> int:
+    """The tables' seeds of the running test (``Settings.table_seed``): fixed per test (from its
+    id), printed so that a failure's output says how to replay it."""
+    test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
+    seed = zlib.crc32(test.encode()) or 1
+    print(f"tables' seeds from PARLOUR_TABLE_SEED={seed} ({test})")
+    return seed
 
 
 def free_port() -> int:
@@ -42,7 +52,8 @@ class LiveServer:
     def __init__(self, db: Path, env: dict[str, str] | None = None) -> None:
         self.db = db
         self.port = free_port()
-        self.env = {**os.environ, **FAST, **(env or {})}
+        seed = {"PARLOUR_TABLE_SEED": str(seed_of_this_test())}
+        self.env = {**os.environ, **FAST, **seed, **(env or {})}
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = db.with_suffix(".log")
 

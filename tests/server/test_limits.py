@@ -164,7 +164,7 @@ def test_a_bot_that_crashes_or_overruns_gets_a_logged_fallback(
     # rate limit, seat 0's 70th act or so in its first second was dropped and this test once
     # waited forever at state 238 (see fast_settings).
     monkeypatch.setattr("parlour.server.hub.secrets.randbits", lambda bits: LONG_GAME_SEED)
-    client = make_client(bot_timeout_s=0.1)
+    client = make_client(bot_timeout_s=0.1, table_seed=0)  # the secure source, patched
     made = create(client, [BOT, BOT, BOT])
     with caplog.at_level(logging.WARNING, logger="parlour.server"):
         if fault == "crash":

@@ -51,7 +51,12 @@ class ScriptedBot:
 def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
     monkeypatch.setattr("parlour.server.hub.secrets.randbits", lambda bits: SEED)
     settings = fast_settings(
-        tmp_path, game_speed=1.0, start_countdown_ms=400, rtt_probe_ms=60_000, rt_jitter_ms=30
+        tmp_path,
+        game_speed=1.0,
+        start_countdown_ms=400,
+        rtt_probe_ms=60_000,
+        rt_jitter_ms=30,
+        table_seed=0,  # the secure source, patched: every table deals SEED
     )
     with TestClient(create_app(settings)) as test_client:
         yield test_client
@@ -137,7 +142,12 @@ def test_N9_a_reported_reaction_time_counts_in_game_time_at_any_speed(
     # reported longer than the wait stands as reported), leaving room for a busy machine.
     monkeypatch.setattr("parlour.server.hub.secrets.randbits", lambda bits: SEED)
     settings = fast_settings(
-        tmp_path, game_speed=4.0, start_countdown_ms=400, rtt_probe_ms=60_000, rt_jitter_ms=30
+        tmp_path,
+        game_speed=4.0,
+        start_countdown_ms=400,
+        rtt_probe_ms=60_000,
+        rt_jitter_ms=30,
+        table_seed=0,  # the secure source, patched: every table deals SEED
     )
     with TestClient(create_app(settings)) as fast:
         event, person, _ = race(fast, bot_rt=700, link_ms=0, rt_ms=100, wait_ms=50)

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
 
 from parlour.cli.main import main, parse_delay
-from parlour.server import Settings
+from parlour.server import Settings, create_app
 from parlour.server.bots import BotRunner, bot_seed
 from parlour.table import SeatInfo, Table
+from tests.server.conftest import create, fast_settings, room_of
 
 
 def test_defaults_are_safe() -> None:
@@ -78,3 +81,17 @@ def test_a_searching_bot_thinks_in_another_process() -> None:
             asyncio.run(runner.choose("scout", "grandmaster", table.view(seat), legal, 1))
     finally:
         runner.close()
+
+
+def test_a_table_seed_replays_the_deals_and_none_draws_them_securely(tmp_path: Path) -> None:
+    def seeds(run: str, table_seed: int) -> list[int]:
+        (tmp_path / run).mkdir()
+        settings = fast_settings(tmp_path / run, table_seed=table_seed)
+        with TestClient(create_app(settings)) as client:
+            made = [create(client, [{"kind": "bot", "level": "easy"}]) for _ in range(3)]
+            return [room_of(client, m["table_id"]).table.seed for m in made]
+
+    first = seeds("a", 1234)
+    assert seeds("b", 1234) == first and len(set(first)) == 3  # replayed, and not all one deal
+    assert seeds("c", 4321) != first
+    assert seeds("d", 0) != seeds("e", 0)  # the secure source: a new deal every time

@@ -60,6 +60,8 @@ class Hub:
         self._lag_watch: asyncio.Task[None] | None = None
         self.lags: collections.deque[float] = collections.deque(maxlen=LAG_SAMPLES)
         """The event loop's recent lags (ms), one sample every :data:`LAG_PERIOD_S`."""
+        self._seeds = random.Random(settings.table_seed) if settings.table_seed else None
+        """Tests only (``settings.table_seed``): tables' seeds from a seeded generator."""
 
     def _table_from_store(self, table_id: str) -> tuple[Table, dict[int, str]]:
         # Blocking (reads the database, replays the log): run it off the loop when serving.
@@ -257,7 +259,7 @@ class Hub:
         table_id = secrets.token_urlsafe(6)
         while table_id in self.rooms:
             table_id = secrets.token_urlsafe(6)
-        seed = secrets.randbits(48)
+        seed = self._seeds.getrandbits(48) if self._seeds else secrets.randbits(48)
         rng = random.Random(seed)
         host = clean_name(name)
         names = [n for n in rng.sample(BOT_NAMES, len(BOT_NAMES)) if n != host]

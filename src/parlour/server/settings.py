@@ -96,6 +96,10 @@ class Settings:
     - ``host_away_s``: before the start, once the host has had no connection for this long, any
       seated person may fill open seats and start.
     - ``away_level``: the level of the computer that plays for an away seat.
+    - ``table_seed``: 0 (the default): every table's seed comes from the system's secure random
+      source. Anything else: tables' seeds come from a generator seeded with this number, so
+      that a failing test can be replayed — for tests only, never for play (deals would be
+      predictable from the number).
     - ``admit_max_lag_ms``, ``admit_max_backlog``: new real-time tables are refused (``busy``)
       while the event loop's recent lag (p90 over the last seconds) is above the first, or
       more than the second number of writes wait for the database.
@@ -142,6 +146,7 @@ class Settings:
     max_spectators: int = 200
     request_timeout_s: float = 10.0
     replay_cache_bytes: int = 64 * 1024 * 1024
+    table_seed: int = 0
 
     def __post_init__(self) -> None:
         if not 0 <= self.bot_delay_min_ms <= self.bot_delay_max_ms:
