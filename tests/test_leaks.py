@@ -294,15 +294,22 @@ def test_no_message_tells_a_pending_input_s_reaction_time_before_the_verdict(
     leaks: list[str] = []
     seen: set[tuple[int, int]] = set()
 
+    told = [0]  # how much of the record the person had been sent a state for
+
     def spy(conn: Connection, msg: dict[str, Any]) -> None:
         room = rooms[0] if rooms else None
         if room is not None and msg.get("type") == "state" and conn.seat is not None:
             window = room.table.state.options.decision_window_ms
-            last = room.table.record[-1] if room.table.record else None
-            for seat, arrival in pending_bot_inputs(room):
+            record = room.table.record
+            pending = pending_bot_inputs(room)
+            # A state sent for nothing but pending bot inputs would announce them as they came
+            # in (a state for a flip or a verdict that came due with one tells nothing of it).
+            new = [(e.seat, e.now_ms) for e in record[told[0] :]]
+            if new and all(entry in pending for entry in new):
+                leaks.append(f"bot input announced as it arrived: {new}")
+            told[0] = len(record)
+            for seat, arrival in pending:
                 seen.add((seat, arrival))
-                if last is not None and last.seat == seat and last.now_ms == arrival:
-                    leaks.append(f"bot {seat}'s input announced as it arrived ({arrival})")
                 for owner, key, value in _times(msg):
                     shown = value == arrival and (key != "at_ms" or owner == seat)
                     if shown or (key != "at_ms" and value == arrival + window):

@@ -226,6 +226,7 @@ def test_a_flood_before_hello_is_rate_limited_then_closed(server: LiveServer) ->
             except ConnectionClosed:
                 break
         got, code = messages_until_closed(ws, limit_s=3.0)
+    assert all(m.get("type") == "error" for m in got), [m for m in got if "code" not in m][:3]
     codes = [m["code"] for m in got]
     # Closed by the flood limit (4429), or on a loaded machine by the hello deadline first (4408)
     assert code in (4429, 4408) and "rate_limited" in codes, (code, codes[-3:])
