@@ -49,10 +49,13 @@ bench-bots: $(STAMP)
 	$(PY) bench/bench_bots.py snap --games 1000
 	$(PY) bench/bench_bots.py scan --reveals 400
 
+# Compare the golden playthroughs with what the engines play now; overwrite them only on purpose
+# (after a deliberate rules change): make golden GOLDEN_ARGS="--write".
+GOLDEN_ARGS ?=
 golden: $(STAMP)
-	$(PY) -m tests.games.scout.make_golden
-	$(PY) -m tests.games.scan.make_golden
-	$(PY) -m tests.games.snap.make_golden
+	$(PY) -m tests.games.scout.make_golden $(GOLDEN_ARGS)
+	$(PY) -m tests.games.scan.make_golden $(GOLDEN_ARGS)
+	$(PY) -m tests.games.snap.make_golden $(GOLDEN_ARGS)
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

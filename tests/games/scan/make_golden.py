@@ -9,8 +9,8 @@ events and the views: ``public`` is the spectator's view and each ``seat N`` lin
 fields of that seat's view that differ from it (its legal actions, its waiting input...), so every
 view can be read off while the file stays small. Fields that never change within a game
 (``options``, ``layout``) are printed when a game is set up; ``log`` is printed as new events.
-Any change to the rules shows up as a readable diff. Regenerate after a deliberate rules change
-with ``python -m tests.games.scan.make_golden``.
+Any change to the rules shows up as a readable diff. Check with ``make golden``; overwrite after
+a deliberate rules change with ``make golden GOLDEN_ARGS="--write"``.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import Any
 from parlour.core import Timeout
 from parlour.games import scan
 from parlour.games.scan.rules import bluffo_allowed
+from tests.games.golden import write_or_check
 
 GOLDEN = Path(__file__).with_name("golden_4p_seed_2026.txt")
 SEED = 2026
@@ -114,5 +115,4 @@ def playthrough() -> str:
 
 
 if __name__ == "__main__":
-    GOLDEN.write_text(playthrough())
-    print(f"wrote {GOLDEN} ({GOLDEN.stat().st_size} bytes)", file=sys.stderr)
+    raise SystemExit(write_or_check(GOLDEN, playthrough(), sys.argv[1:]))

@@ -4,7 +4,8 @@ The file lists every action and, after it, the views: ``public`` is the spectato
 each ``seat N`` line holds the fields of that seat's view that differ from it (its hand, its
 legal actions...), so every view can be read off while the file stays small. The ``log`` field is
 left out: it repeats the actions above it. Any change to the rules shows up as a readable diff.
-Regenerate with ``make golden`` after a deliberate rules change.
+Check with ``make golden``; overwrite after a deliberate rules change with
+``make golden GOLDEN_ARGS="--write"``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import sys
 from pathlib import Path
 
 from parlour.games import scout
+from tests.games.golden import write_or_check
 
 GOLDEN = Path(__file__).with_name("golden_4p_seed_2026.txt")
 SEED = 2026
@@ -58,5 +60,4 @@ def playthrough() -> str:
 
 
 if __name__ == "__main__":
-    GOLDEN.write_text(playthrough())
-    print(f"wrote {GOLDEN} ({GOLDEN.stat().st_size} bytes)", file=sys.stderr)
+    raise SystemExit(write_or_check(GOLDEN, playthrough(), sys.argv[1:]))

@@ -14,8 +14,8 @@ view can be read off while the file stays small:
 - ``legal`` gives each seat's ``legal_actions``. A seat's view is the spectator's view with
   ``seat`` and ``legal_actions`` filled in (SNAP has no private information for a seat).
 
-Any change to the rules shows up as a readable diff. Regenerate with
-``python -m tests.games.snap.make_golden`` after a deliberate rules change.
+Any change to the rules shows up as a readable diff. Check with ``make golden``; overwrite after
+a deliberate rules change with ``make golden GOLDEN_ARGS="--write"``.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from typing import Any
 
 from parlour.games import snap
 from parlour.games.snap.view import event_json
+from tests.games.golden import write_or_check
 
 GOLDEN = Path(__file__).with_name("golden_4p_seed_2026.txt")
 SEED = 2026
@@ -119,5 +120,4 @@ def playthrough() -> str:
 
 
 if __name__ == "__main__":
-    GOLDEN.write_text(playthrough())
-    print(f"wrote {GOLDEN} ({GOLDEN.stat().st_size} bytes)", file=sys.stderr)
+    raise SystemExit(write_or_check(GOLDEN, playthrough(), sys.argv[1:]))
