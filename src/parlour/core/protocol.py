@@ -8,7 +8,7 @@ the arena and the conformance tests can treat every game alike.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 Seat = int
@@ -66,6 +66,18 @@ class GameSpec:
     - ``race(state)``: real-time games: the race waiting for a decision
       (:class:`parlour.core.race.OpenRace`), or ``None``; ``Decide()`` decides it early.
 
+    What the rest of Parlour needs to know of a game, so that nothing outside ``games/`` names
+    one:
+
+    - ``setup``: what a lobby may choose, option by option: the allowed values (a tuple) or
+      ``bool`` (the engine's ``options_from_json`` gives the defaults and checks combinations).
+    - ``page``: the web page that plays the game (a file of the web folder).
+    - ``history(state, seat, since)``: the whole game's events as ``seat`` may see them, when
+      the view's ``log`` holds only the current round; ``None``: the view's ``log`` is all.
+    - ``timed``: the action types that carry a reaction time (real-time games).
+    - ``late_calls_move_on``: real-time games: an input answering the previous reveal is
+      credited on the current one (a call on the arrangement before).
+
     Test hooks used by the conformance suite (``parlour.core.conformance``):
 
     - ``check_invariants(state)``: raises ``AssertionError`` if the state is inconsistent
@@ -92,3 +104,8 @@ class GameSpec:
     hidden_info: Callable[[Any, Seat | None], list[Any]]
     scramble_hidden: Callable[..., Any]
     race: Callable[[Any], Any] | None = None
+    setup: Mapping[str, Any] = field(default_factory=dict)
+    page: str = "table.html"
+    history: Callable[[Any, Seat | None, int], list[dict[str, Any]]] | None = None
+    timed: frozenset[str] = frozenset()
+    late_calls_move_on: bool = False

@@ -15,6 +15,8 @@ Routes:
 - ``GET /api/tables/{id}`` public facts about a table (seats, started, finished);
   ``POST /api/tables/{id}/join`` ``{"name": "Bo"}`` take an open seat (seat and token).
 - ``GET /api/replay/{id}`` a finished game's frames (:mod:`parlour.server.replay`).
+- ``GET /api/games`` what a lobby may offer for each game: players, options (kinds, choices,
+  defaults), read from each game's ``GameSpec``.
 - ``GET /api/health`` how the server is doing: event-loop lag, writes waiting for the store,
   tables in play (for monitoring and load tests; nothing about any table).
 - ``WS /ws/{id}`` the game (:mod:`parlour.server.protocol`).
@@ -48,6 +50,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from parlour.bots.levels import LEVELS
+from parlour.games.registry import GAMES, get_game
 from parlour.games.scan import svg
 from parlour.server.bots import BotRunner
 from parlour.server.hub import Hub, TableExpired
@@ -155,32 +158,19 @@ async def _json_body(request: Request, timeout_s: float) -> dict[str, Any]:
     return obj
 
 
-SETUP: dict[str, tuple[int, dict[str, Any]]] = {
-    # game: (most players, {option: allowed values (a tuple) or bool})
-    "scout": (5, {"count_unspent_chips": bool}),
-    "scan": (8, {
-        "category": ("shape", "pattern", "position", "colour", "random"),
-        "dealers_choice": bool, "bluffo": bool, "four_in_a_row": bool,
-    }),
-    "snap": (12, {
-        "match": ("rank", "rank_and_colour"), "index_card": bool, "shuffle_on_recycle": bool,
-    }),
-}  # fmt: skip
-"""What the lobby may choose per game: the most players (2 is the least) and the options."""
-
-
 def parse_setup(obj: dict[str, Any]) -> tuple[str, dict[str, Any], str, list[SeatInfo]]:
     """The game, options, host name and other seats of a ``POST /api/tables`` body.
 
     Raises :class:`ProtocolError` (``bad_message``) for anything out of place: an unknown
     game, too few or too many players for it (SCOUT 2–5, SCAN 2–8, SNAP 2–12), seats that are
     not ``{"kind": "bot", "level": L}`` or ``{"kind": "open"}``, options that are not the
-    game's (:data:`SETUP`) or have values it does not allow.
+    game's (its ``GameSpec.setup``) or have values it does not allow.
     """
     game = obj.get("game", "scout")
-    if not isinstance(game, str) or game not in SETUP:
+    if not isinstance(game, str) or game not in GAMES:
         raise ProtocolError("bad_message", f"{str(game)[:20]!r} cannot be played here")
-    most, allowed = SETUP[game]
+    spec = get_game(game)
+    most, allowed = spec.max_players, spec.setup
     seats_in = obj.get("seats")
     if not isinstance(seats_in, list) or not 1 <= len(seats_in) <= most - 1:
         text = f"{game.upper()} is played by 2 to {most} players: 1 to {most - 1} others"
@@ -214,14 +204,30 @@ GUEST_ID = re.compile(r"[A-Za-z0-9_-]{16,40}")
 GUEST_MAX_AGE_S = 365 * 24 * 3600
 """A guest is a random id in a cookie (no account): it counts the guest's unfinished tables."""
 
-GAME_PAGES = {"scout": "table.html", "scan": "scan.html", "snap": "snap.html"}
-"""The table page of each game."""
+
+def games_schema() -> list[dict[str, Any]]:
+    """What a lobby may offer, game by game (``GET /api/games``): players, and each option's
+    kind (``bool`` or ``choice`` with its ``choices``) and default — read from each game's
+    ``GameSpec``, so that no rule of a game is written again in the lobby."""
+    out = []
+    for name in GAMES:
+        spec = get_game(name)
+        defaults = spec.options_from_json({}).to_json()
+        options = {
+            key: {"kind": "bool", "default": defaults[key]} if allowed is bool
+            else {"kind": "choice", "choices": list(allowed), "default": defaults[key]}
+            for key, allowed in spec.setup.items()
+        }  # fmt: skip
+        out.append({"game": name, "min_players": spec.min_players,
+                    "max_players": spec.max_players, "options": options})  # fmt: skip
+    return out
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
     """The Parlour web app for ``settings`` (defaults: :meth:`Settings.from_env`)."""
     settings = settings or Settings.from_env()
     replays = ReplayCache(settings.replay_cache_bytes)
+    schema = games_schema()
     new_tables = AddressLimiter(settings.new_tables_per_min, settings.new_tables_burst)
 
     @contextlib.asynccontextmanager
@@ -256,11 +262,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
         return endpoint
 
+    async def games(request: Request) -> Response:
+        return JSONResponse({"v": 1, "games": schema}, headers={"cache-control": "no-cache"})
+
     async def table_page(request: Request) -> Response:
         # Each game has its own table page; an unknown table gets the SCOUT page, which says so.
         room = await room_of(request)
-        game = room.table.game if isinstance(room, Room) else "scout"
-        name = GAME_PAGES.get(game, "table.html")
+        name = room.table.spec.page if isinstance(room, Room) else "table.html"
         return FileResponse(WEB / name, headers={"cache-control": "no-cache"})
 
     async def scan_designs(request: Request) -> Response:
@@ -371,6 +379,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
         Route("/api/replay/{table_id}", replay_data),
         Route("/api/health", health),
+        Route("/api/games", games),
         WebSocketRoute("/ws/{table_id}", game_socket),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]

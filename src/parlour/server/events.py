@@ -12,8 +12,6 @@ def history(table: Table, seat: int | None, since: int = 0) -> list[dict[str, An
     (``None``: a spectator); with ``since``, only those after the first ``since``. Views carry
     only the current round's log; this is the whole game, filtered by the same rules (another
     seat's flip choice is never in it)."""
-    if table.game == "scout":
-        from parlour.games.scout.view import history as scout_history
-
-        return scout_history(table.state, seat, since)
+    if table.spec.history is not None:
+        return table.spec.history(table.state, seat, since)
     return list(table.view(seat).get("log", []))[since:]

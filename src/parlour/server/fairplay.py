@@ -12,9 +12,9 @@ times on the game clock, as shown in the results.
 
 >>> events = [{"type": "touch", "seat": 0, "rt_ms": 150, "verdict": "correct"}] * 6
 >>> events += [{"type": "touch", "seat": 1, "rt_ms": 900, "verdict": "correct"}] * 6
->>> unusually_fast("scan", events, people=[0, 1])
+>>> unusually_fast(events, people=[0, 1])
 [{'seat': 0, 'flag': 'unusually_fast', 'median_rt_ms': 150, 'inputs': 6, 'floor_ms': 180}]
->>> unusually_fast("scan", events, people=[0])   # one person with bots: not a friends' table
+>>> unusually_fast(events, people=[0])   # one person with bots: not a friends' table
 []
 """
 
@@ -30,37 +30,40 @@ MIN_INPUTS = 5
 """Timed inputs a person must have made before their median can flag them."""
 
 
-def reaction_times(game: str, events: Iterable[dict[str, Any]]) -> dict[int, list[int]]:
-    """Every seat's credited reaction times in a game's public events: SCAN touches, Bluffo
-    slaps and anticipations; SNAP calls (from each decision, and judged calls that carry one)."""
+def reaction_times(events: Iterable[dict[str, Any]]) -> dict[int, list[int]]:
+    """Every seat's credited reaction times in a game's public events: each event that names a
+    seat and its ``rt_ms`` (a SCAN touch, Bluffo or anticipation, a judged SNAP call), and each
+    call listed in a decision (``calls``: a SNAP race's entries, shown with its verdict).
+
+    >>> race = {"type": "win", "seat": 0, "calls": [{"seat": 0, "rt_ms": 150},
+    ...                                             {"seat": 1, "rt_ms": 400}]}
+    >>> reaction_times([race, {"type": "call", "seat": 1, "rt_ms": 90, "verdict": "false"}])
+    {0: [150], 1: [400, 90]}
+    """
     found: dict[int, list[int]] = {}
 
-    def note(item: dict[str, Any]) -> None:
+    def note(item: Any) -> None:
         seat, rt = item.get("seat"), item.get("rt_ms")
         if isinstance(seat, int) and isinstance(rt, int):
             found.setdefault(seat, []).append(rt)
 
     for event in events:
-        kind = event.get("type")
-        if game == "scan" and kind in ("touch", "bluffo", "anticipation"):
-            note(event)
-        elif game == "snap" and kind in ("win", "tie", "void"):
-            for call in event.get("calls", []):
+        note(event)
+        for call in event.get("calls", []):
+            if isinstance(call, dict):
                 note(call)
-        elif game == "snap" and kind == "call":
-            note(event)  # a race call carries no time here: it is in its decision
     return found
 
 
 def unusually_fast(
-    game: str, events: Iterable[dict[str, Any]], people: Sequence[int], floor_ms: int = FLOOR_MS
+    events: Iterable[dict[str, Any]], people: Sequence[int], floor_ms: int = FLOOR_MS
 ) -> list[dict[str, Any]]:
     """The people flagged for implausibly fast play (see the module docstring), by seat; empty
     unless two or more ``people`` sit at the table."""
     if len(people) < 2:
         return []
     flagged = []
-    times = reaction_times(game, events)
+    times = reaction_times(events)
     for seat in sorted(people):
         mine = times.get(seat, [])
         if len(mine) < MIN_INPUTS:

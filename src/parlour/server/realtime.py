@@ -57,8 +57,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("parlour.server")
 
-TIMED = frozenset({"snap", "touch", "bluffo"})
-"""Action types that carry a reaction time (the rest — flip, choose — are untimed)."""
 
 NEVER = 1 << 60
 
@@ -135,7 +133,11 @@ class RealtimeRoom(Room):
         # decision. A bot acts at the reveal plus its reaction time, so announcing it when it
         # arrives would tell its reaction time before the verdict: it is shown with the verdict.
         table = self.table
-        if seat is None or table.seats[seat].kind != "bot" or action.get("type") not in TIMED:
+        if (
+            seat is None
+            or table.seats[seat].kind != "bot"
+            or action.get("type") not in table.spec.timed
+        ):
             return False
         race = table.race()
         return race is not None and any(e.seat == seat for e in race.entries)
@@ -197,7 +199,7 @@ class RealtimeRoom(Room):
     def fair_play(self) -> list[dict[str, Any]]:
         """People at a friends' table who played implausibly fast (:mod:`.fairplay`)."""
         people = [i for i, s in enumerate(self.table.seats) if s.kind == "human"]
-        return unusually_fast(self.table.game, self.events, people)
+        return unusually_fast(self.events, people)
 
     def _log_fair_play(self) -> None:
         for found in self.fair_play():
@@ -298,7 +300,7 @@ class RealtimeRoom(Room):
                 seq = body["seq"]
                 credited = None
                 kind = action.get("type")
-                if isinstance(kind, str) and kind in TIMED:
+                if isinstance(kind, str) and kind in table.spec.timed:
                     if body.get("rt_ms") is None:
                         raise ProtocolError("bad_message", "a timed input carries rt_ms")
                     credited = self.credit(conn.seat, seq, body["rt_ms"], now, conn)
@@ -355,7 +357,7 @@ class RealtimeRoom(Room):
         allow = self.allowance(seat, conn)
         if seq == current:
             return effective_rt(reported, reveal_ms, now, allow, jitter_ms=0)
-        if self.table.game == "snap" and seq == current - 1 and seq in self.reveals:
+        if self.table.spec.late_calls_move_on and seq == current - 1 and seq in self.reveals:
             before = self.reveals[seq]
             on_previous = effective_rt(reported, before, now, allow, jitter_ms=0)
             return max(0, on_previous - (reveal_ms - before))

@@ -71,6 +71,14 @@ GAME = GameSpec(
     hidden_info=hidden_info,
     scramble_hidden=scramble_hidden,
     race=race,
+    setup={
+        "category": ("shape", "pattern", "position", "colour", "random"),
+        "dealers_choice": bool,
+        "bluffo": bool,
+        "four_in_a_row": bool,
+    },
+    page="scan.html",
+    timed=frozenset({"touch", "bluffo"}),
 )
 
 __all__ = [

@@ -42,7 +42,7 @@ from parlour.games.scout.state import (
     options_from_json,
     state_from_deal,
 )
-from parlour.games.scout.view import hidden_info, scramble_hidden, view
+from parlour.games.scout.view import hidden_info, history, scramble_hidden, view
 
 GAME = GameSpec(
     name="scout",
@@ -61,6 +61,9 @@ GAME = GameSpec(
     check_invariants=check_invariants,
     hidden_info=hidden_info,
     scramble_hidden=scramble_hidden,
+    setup={"count_unspent_chips": bool},
+    page="table.html",
+    history=history,
 )
 
 __all__ = [

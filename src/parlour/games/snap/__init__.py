@@ -71,6 +71,10 @@ GAME = GameSpec(
     hidden_info=hidden_info,
     scramble_hidden=scramble_hidden,
     race=race,
+    setup={"match": ("rank", "rank_and_colour"), "index_card": bool, "shuffle_on_recycle": bool},
+    page="snap.html",
+    timed=frozenset({"snap"}),
+    late_calls_move_on=True,
 )
 
 __all__ = [
