@@ -77,7 +77,8 @@ export function seatPanel(view, seat, { me = null, presence = null, hand = null,
     badge = h(`span.seat-badge${s.flip_decided ? ".ready" : ""}`, {},
       t(s.flip_decided ? "seat.decided" : "seat.deciding"), s.flip_decided ? null : timer);
   }
-  const summary = t("seat.summary", {
+  // 2 players: no Scout & Show (S15), so nothing about it
+  const summary = t(view.players > 2 ? "seat.summary_ss" : "seat.summary", {
     name, hand: s.hand_size, captured: s.captured, chips: s.chips, total: s.total,
     ss: t(s.scout_show_available ? "seat.ss_yes" : "seat.ss_no"),
   }) + (away ? `, ${t("seat.away")}` : "");

@@ -251,18 +251,42 @@ function renderHand(v) {
 }
 
 // Overlap the cards just enough for the whole hand to fit the width (a long hand on a phone).
+// When that is not enough, the hand goes "tight": the places to insert a scouted card lie over
+// the cards' edges instead of between them, and the cards shrink (down to 65 %) until more than
+// half of each one shows (a card to select) or 40 % (while scouting, when only places are pressed).
 function fitHand(box) {
+  for (const name of ["--overlap", "--cw", "--ch", "--slot-w", "--hand-gap"]) box.style.removeProperty(name);
+  box.classList.remove("tight");
   const cards = box.querySelectorAll(":scope > .card");
-  box.style.removeProperty("--overlap");
   if (cards.length < 2) return;
+  const n = cards.length;
   const width = cards[0].offsetWidth;
   const gap = parseFloat(getComputedStyle(box).columnGap) || 0;
-  const slots = [...box.querySelectorAll(":scope > .slot")].reduce((sum, el) => sum + el.offsetWidth + gap, 0);
+  const slotList = [...box.querySelectorAll(":scope > .slot")];
+  const slots = slotList.reduce((sum, el) => sum + el.offsetWidth + gap, 0);
   const room = box.clientWidth - 16 - slots;
-  const need = cards.length * (width + gap) - gap;
+  const need = n * (width + gap) - gap;
   if (need <= room) return;
-  const overlap = Math.min(width * 0.42, (need - room) / (cards.length - 1)); // more than half shows
-  box.style.setProperty("--overlap", `${-Math.ceil(overlap)}px`);
+  const overlapBy = (w, space) => Math.max(0, (n * (w + gap) - gap - space) / (n - 1));
+  if (overlapBy(width, room) <= width * 0.42 && !slotList.length) {
+    box.style.setProperty("--overlap", `${-Math.ceil(overlapBy(width, room))}px`);
+    return;
+  }
+  box.classList.add("tight");
+  const ends = slotList.length ? 2 * (slotList[0].offsetWidth + gap) : 0;
+  const space = box.clientWidth - 16 - ends;
+  const cap = slotList.length ? 0.6 : 0.42;
+  let w = width;
+  if (overlapBy(w, space) > w * cap) {
+    w = Math.max(width * 0.65, (space - (n - 1) * gap) / (n - (n - 1) * cap));
+    const style = getComputedStyle(box);
+    const ratio = w / width;
+    box.style.setProperty("--cw", `${(parseFloat(style.getPropertyValue("--cw")) * ratio).toFixed(1)}px`);
+    box.style.setProperty("--ch", `${(parseFloat(style.getPropertyValue("--ch")) * ratio).toFixed(1)}px`);
+  }
+  box.style.setProperty("--overlap", `${-Math.ceil(Math.min(w * cap, overlapBy(w, space)))}px`);
+  box.style.setProperty("--hand-gap", `${gap}px`);
+  if (slotList.length) box.style.setProperty("--slot-w", `${slotList[0].offsetWidth}px`);
 }
 
 function renderTray(v) {
