@@ -147,3 +147,167 @@ def test_the_flip_preview_fits_at_1366x800(server: LiveServer, browser: Any, sho
     assert page.evaluate(INSIDE, [".flip-option", None]) == []
     assert page.evaluate(HITS, "[data-flip='true']") == "ok"
     page.context.close()
+
+
+MODULE_PAGE = "/"
+"""A page of the server's origin to import the front end's modules into (the lobby)."""
+
+
+def test_snap_and_scan_words(server: LiveServer, browser: Any) -> None:
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    errors = watch_errors(page)
+    page.goto(server.url + MODULE_PAGE)
+    said = page.evaluate(
+        """async () => {
+      await import('/static/js/i18n-snap.js');
+      await import('/static/js/i18n-scan.js');
+      const snap = await import('/static/js/snap-render.js');
+      const scan = await import('/static/js/scan-text.js');
+      const view = { players: 3, seat_info: [{ kind: 'human', name: 'Tess' },
+        { kind: 'bot', name: 'Ana', level: 'easy' }, { kind: 'bot', name: 'Bo', level: 'easy' }] };
+      const calls = [{ seat: 0, rt_ms: 300 }, { seat: 1, rt_ms: 310 }];
+      const tie = snap.banner({ type: 'tie', seats: [1, 0], calls }, view, 0).textContent;
+      const one = snap.reactionSummary({ median: 300, best: 300, races: 1, won: 1 }).textContent;
+      const two = snap.reactionSummary({ median: 300, best: 290, races: 2, won: 0 }).textContent;
+      const out = snap.describe({ type: 'out', seats: [1, 0] }, view, 0);
+      const end = { ...view, players: 2, games: 1, options: { bluffo: false },
+        seats: [{ won: [1, 2], bluffo: 0 }, { won: [3], bluffo: 0 }],
+        outcome: { scores: [2, 1], games: [{ tan: [2, 1], bluffo: [0, 0], scores: [2, 1] }] } };
+      const off = scan.finalScores(end, 0).textContent;
+      const on = scan.finalScores({ ...end, options: { bluffo: true } }, 0).textContent;
+      return { tie, one, two, out, off, on };
+    }"""
+    )
+    assert "between Ana and you" in said["tie"], said
+    assert "1 race joined" in said["one"] and "1 won" in said["one"], said
+    assert "2 races joined" in said["two"], said
+    assert said["out"] == "Ana and you are out", said
+    assert "Bluffo" not in said["off"] and "× 2" not in said["off"], said
+    assert "Bluffo" in said["on"] and "0 × 2" in said["on"], said
+    assert not errors, errors
+    page.context.close()
+
+
+def test_snap_on_a_touch_screen_and_the_invite_at_a_table_of_computers(
+    server: LiveServer, browser: Any, shots: Path
+) -> None:
+    table = create(server, "snap", [{"kind": "bot", "level": "easy"}])
+    page = open_seat(browser, server, table, PHONE, is_mobile=True, has_touch=True)
+    errors = watch_errors(page)
+    page.wait_for_selector("#flip-btn")
+    for key in page.locator("#me kbd").all():
+        assert key.is_hidden()  # no keyboard hints (F, Space) on a touch screen
+    page.wait_for_function("() => document.body.dataset.phase === 'play'", timeout=30_000, **POLL)
+    page.wait_for_function(
+        "() => !/\\(F\\)/.test(document.getElementById('status').textContent)",
+        timeout=30_000,
+        **POLL,
+    )
+    page.click("#btn-invite")
+    page.wait_for_selector("#invite-dialog[open]")
+    text = page.locator("#invite-dialog").inner_text()
+    page.screenshot(path=shots / "e2e-snap-invite-full-table.png")
+    assert "open seat" not in text and "watch" in text, text
+    assert not errors, errors
+    page.context.close()
+
+
+def test_scan_on_a_phone_names_and_the_colour_blind_button(
+    server: LiveServer, browser: Any, shots: Path
+) -> None:
+    table = create(server, "scan", [{"kind": "bot", "level": "easy"}] * 7)
+    page = open_seat(browser, server, table, PHONE, is_mobile=True, has_touch=True)
+    errors = watch_errors(page)
+    page.wait_for_selector(".scan-seat .seat-name", timeout=30_000)
+    page.screenshot(path=shots / "e2e-scan-phone-seats.png")
+    cut = page.evaluate(
+        """() => [...document.querySelectorAll('.scan-seat .seat-name')]
+          .filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent)"""
+    )
+    assert cut == [], cut
+    button = page.locator("#btn-cb")
+    assert button.inner_text().strip() not in ("CB", ""), button.inner_text()
+    assert not errors, errors
+    page.context.close()
+
+
+WHY = {
+    "neither a set": "not_a_group",
+    "do not beat": "does_not_beat",
+}
+
+
+def test_a_refused_selection_says_why(server: LiveServer, browser: Any, shots: Path) -> None:
+    table = create(server, "scout", [{"kind": "bot", "level": "beginner"}] * 2)
+    page = open_seat(browser, server, table, DESKTOP)
+    errors = watch_errors(page)
+    page.click("[data-flip='false']", timeout=30_000)
+    seen: set[str] = set()
+    for _ in range(12):
+        my_turn(page)
+        if (
+            page.locator("#results-dialog[open]").count()
+            or page.evaluate("document.body.dataset.myTurn") != "1"
+        ):
+            player.close_results(page)
+            if page.locator("[data-flip='false']").count():
+                page.click("[data-flip='false']")
+            continue
+        ups = [
+            int(x)
+            for x in page.locator("#hand button.card").evaluate_all(
+                "(cards) => cards.map((c) => c.dataset.up)"
+            )
+        ]
+        for i in range(len(ups) - 1):
+            page.locator("#hand button.card").nth(i).click()
+            page.locator("#hand button.card").nth(i + 1).click()
+            if page.locator("[data-key='show']").is_disabled():
+                why = page.locator("#show-why").inner_text()
+                kind = next((v for k, v in WHY.items() if k in why), None)
+                assert kind, why
+                if abs(ups[i] - ups[i + 1]) > 1:
+                    assert kind == "not_a_group", (ups[i], ups[i + 1], why)
+                if kind not in seen:
+                    page.screenshot(path=shots / f"e2e-scout-why-{kind}.png")
+                seen.add(kind)
+                described = page.locator("[data-key='show']").get_attribute("aria-describedby")
+                assert described == "show-why"
+            page.locator("[data-key='clear']").click()
+        if len(seen) == 2:
+            break
+        before = state_id(page)
+        if not player._try_show(page, False):
+            player._scout(page, False)
+        wait_past(page, before)
+    assert "not_a_group" in seen, seen
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_person_with_the_first_snap_flip_gets_to_flip_it(
+    server: LiveServer, browser: Any, shots: Path
+) -> None:
+    # Stumble: "Get ready…" covered the table and Flip stayed disabled until the turn timer
+    # flipped for the person. Real speed: a 3 s countdown, then 3 s to flip. The dealer is
+    # drawn from the seed: try tables until seat 0 flips first.
+    for _ in range(12):
+        table = create(server, "snap", [{"kind": "bot", "level": "beginner"}])
+        page = open_seat(browser, server, table, DESKTOP)
+        if page.evaluate("document.body.dataset.turn") == "0":
+            break
+        page.context.close()
+    else:
+        raise AssertionError("seat 0 never had the first flip")
+    errors = watch_errors(page)
+    # The countdown ends, its panel goes and Flip is ready while the turn timer runs.
+    page.wait_for_selector("#flip-btn:not([disabled])", timeout=30_000)
+    assert page.locator("#center-panel").is_hidden()
+    page.screenshot(path=shots / "e2e-snap-first-flip.png")
+    page.keyboard.press("f")
+    page.wait_for_function("() => Number(document.body.dataset.seq) >= 1", timeout=10_000, **POLL)
+    log = page.locator("#log").inner_text()
+    assert "ran out of time" not in log, log
+    assert "You flipped" in log, log
+    assert not errors, errors
+    page.context.close()

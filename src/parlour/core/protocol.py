@@ -65,6 +65,10 @@ class GameSpec:
     - ``options_from_json(obj)``: the game's options from a JSON object (with defaults).
     - ``race(state)``: real-time games: the race waiting for a decision
       (:class:`parlour.core.race.OpenRace`), or ``None``; ``Decide()`` decides it early.
+    - ``refusals(state, seat)``: optional: why actions a page lets a player put together are
+      not legal now, as ``{key: reason code}`` (SCOUT: each run of neighbouring cards of the
+      hand that may not be shown, keyed ``"start:length"``), so that a page can say why
+      without holding any rule.
 
     Test hooks used by the conformance suite (``parlour.core.conformance``):
 
@@ -92,3 +96,4 @@ class GameSpec:
     hidden_info: Callable[[Any, Seat | None], list[Any]]
     scramble_hidden: Callable[..., Any]
     race: Callable[[Any], Any] | None = None
+    refusals: Callable[[Any, Seat], dict[str, str]] | None = None

@@ -31,6 +31,8 @@ from parlour.games.scout.rules import (
     group_key,
     legal_actions,
     outcome,
+    refusals,
+    show_refusal,
     to_act,
 )
 from parlour.games.scout.state import (
@@ -61,6 +63,7 @@ GAME = GameSpec(
     check_invariants=check_invariants,
     hidden_info=hidden_info,
     scramble_hidden=scramble_hidden,
+    refusals=refusals,
 )
 
 __all__ = [
@@ -90,8 +93,10 @@ __all__ = [
     "options_from_json",
     "outcome",
     "parse_action",
+    "refusals",
     "rotate",
     "scramble_hidden",
+    "show_refusal",
     "state_from_deal",
     "to_act",
     "view",

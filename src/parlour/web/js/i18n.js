@@ -84,6 +84,7 @@ const en = {
   "level.expert": "Expert",
   "level.computer": "{level} computer",
   "seat.you": "You",
+  "seat.you_lower": "you",
   "seat.open": "Open seat",
   "seat.offline": "offline",
   "seat.away": "away: a computer plays",
@@ -166,6 +167,9 @@ const en = {
   "act.show": "Show",
   "act.show_n": "Show {n}",
   "act.show_cannot": "Can't show these",
+  "act.why.not_a_group": "These cards are neither a set (all the same number) nor a run (numbers one after another).",
+  "act.why.does_not_beat": "These cards do not beat the show on the table: more cards win, then a set beats a run, then higher numbers.",
+  "act.why.not_adjacent": "Only cards next to each other in your hand can be shown together.",
   "act.clear": "Clear",
   "act.scout_show": "Scout & Show",
   "act.hint_select": "Select one card, or neighbouring cards, to show.",
@@ -187,6 +191,8 @@ const en = {
   "flip.waiting": "Waiting for the others to decide…",
   "wait.title": "Waiting for players",
   "wait.invite": "Send this link to friends. Whoever opens it takes an open seat.",
+  "invite.full": "Every seat is taken, so whoever opens this link will watch the game (they see no hands). To play with friends, choose “A friend” for their seats in the lobby.",
+  "invite.started": "The game has started, so whoever opens this link will watch it (they see no hands). To play with friends, choose “A friend” for their seats in the lobby next time.",
   "wait.copy": "Copy link",
   "wait.copied": "Copied!",
   "wait.add_bot": "Add computer",
@@ -272,6 +278,27 @@ export function setHelpContent(content) {
 export function t(key, params = {}) {
   const text = en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : ""));
+}
+
+const plurals = new Intl.PluralRules("en");
+
+/** The sentence for `key` and the count `n`: the catalogue's `key.one`, `key.other`… as
+ * Intl.PluralRules picks for the language (falling back to `key.other`, then `key`); `{n}` is
+ * filled with `n`. */
+export function tn(key, n, params = {}) {
+  const form = `${key}.${plurals.select(n)}`;
+  const found = form in en ? form : `${key}.other` in en ? `${key}.other` : key;
+  return t(found, { ...params, n });
+}
+
+/** A name in the middle of a sentence: the viewer is "you" there, not "You". */
+export function inSentence(name) {
+  return name === en["seat.you"] ? en["seat.you_lower"] ?? name.toLowerCase() : name;
+}
+
+/** The first letter of `text` in capitals (a sentence that starts with a list of names). */
+export function capitalised(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** "first", "second", … as used in "put it third". */

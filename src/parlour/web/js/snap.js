@@ -5,7 +5,7 @@
 import "./i18n-snap.js";
 import { nameOf } from "./describe.js";
 import { $, fill, h, toast } from "./dom.js";
-import { listNames, t } from "./i18n.js";
+import { capitalised, listNames, t } from "./i18n.js";
 import { player } from "./net.js";
 import { createSeating, newTable, otherSeats, seatOrder } from "./seating.js";
 import {
@@ -13,6 +13,8 @@ import {
   reactionSummary, seatHue, seatTile, pot, topCard, winnerLine,
 } from "./snap-render.js";
 
+/** A touch screen with no hovering pointer: no keyboard hints in the words. */
+const TOUCH = matchMedia("(hover: none) and (pointer: coarse)");
 const BANNER_MS = 4500; // wall ms a decision stays in the middle of the table
 const FLASH_MS = 900;
 
@@ -145,7 +147,7 @@ function renderBanner(v) {
   const live = b && (performance.now() - b.at < BANNER_MS || b.event.type === "end" || v.outcome);
   if (v.race && !v.outcome) {
     const names = v.race.callers.map((s) => (s === ui.seat ? t("snap.you") : nameOf(v, s, ui.seat)));
-    fill(el, h("div.banner-card.b-race", {}, h("p.banner-text", {}, t("snap.race_by", { names: listNames(names) })),
+    fill(el, h("div.banner-card.b-race", {}, h("p.banner-text", {}, t("snap.race_by", { names: capitalised(listNames(names)) })),
       h("p.banner-calls", {}, t("snap.status.race"))));
     el.className = "banner show";
   } else if (live) {
@@ -193,7 +195,7 @@ function statusText(v) {
   if (v.flipping !== null && v.flipping !== undefined) { // N3: the card appears after a short random pause
     return t(v.flipping === ui.seat ? "snap.status.flipping_you" : "snap.status.flipping", { name: turnName });
   }
-  if (canFlip()) return t("snap.status.your_turn");
+  if (canFlip()) return t(TOUCH.matches ? "snap.status.your_turn_touch" : "snap.status.your_turn");
   if (v.turn === ui.seat) return t("snap.status.your_turn_soon");
   return t("snap.status.their_turn", { name: turnName });
 }

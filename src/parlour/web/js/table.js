@@ -14,7 +14,7 @@ import { countdown, onLowTime, setTimers } from "./turn-timer.js";
 const ui = {
   seat: null, role: null, host: false, settings: { anim_ms: 450 },
   view: null, actions: [], presence: [], idx: null,
-  sel: null, scout: null, ssIntent: false, pending: null,
+  sel: null, scout: null, ssIntent: false, pending: null, refusals: {},
   rounds: new Map(), socket: null, finalShown: false,
 };
 const seating = createSeating(ui, {
@@ -68,6 +68,16 @@ function toggleCard(i) {
   else if (i === s.b) ui.sel = { a: s.a, b: i - 1 };
   else ui.sel = { a: i, b: i };
   render();
+  const why = whyNot();
+  if (why) $("sr-announce").textContent = why;
+}
+
+/** Why the selected cards cannot be shown, in words: the server's reason (the engine's
+ * `refusals`), or null. */
+function whyNot() {
+  if (!ui.sel || selectionLegal()) return null;
+  const reason = ui.refusals[`${ui.sel.a}:${ui.sel.b - ui.sel.a + 1}`];
+  return reason ? t(`act.why.${reason}`) : null;
 }
 
 function selectionLegal() {
@@ -321,13 +331,16 @@ function renderActionBar(v) {
   const n = ui.sel ? ui.sel.b - ui.sel.a + 1 : 0;
   const showLabel = !ui.sel ? t("act.show") : legal ? t("act.show_n", { n }) : t("act.show_cannot");
   const canSS = !v.pending_scout_show && anyOpen(ui.idx.ss);
+  const why = whyNot();
   fill(bar,
-    h("p.hint", {}, v.pending_scout_show ? t("act.hint_select_ss") : t("act.hint_select")),
+    why ? h("p.hint.why", { id: "show-why" }, why)
+      : h("p.hint", {}, v.pending_scout_show ? t("act.hint_select_ss") : t("act.hint_select")),
     h("div.bar-buttons", {},
       canSS ? h("button.btn.ss", { type: "button", "aria-pressed": String(ui.ssIntent), dataset: { key: "ss-intent" },
         disabled: Boolean(ui.pending), onclick: () => { ui.ssIntent = !ui.ssIntent; ui.sel = null; render(); } }, t("act.scout_show")) : null,
       ui.sel ? h("button.btn.ghost", { type: "button", dataset: { key: "clear" }, onclick: () => { ui.sel = null; render(); } }, t("act.clear")) : null,
       h("button.btn.primary.show-btn", { type: "button", disabled: !legal || Boolean(ui.pending), dataset: { key: "show" },
+        "aria-describedby": why ? "show-why" : null,
         onclick: () => act({ type: "show", start: ui.sel.a, length: ui.sel.b - ui.sel.a + 1 }) },
       ui.pending ? t("act.sending") : showLabel)));
 }
@@ -396,6 +409,7 @@ function onState(msg) {
   if (!imAway()) ui.backSent = false;
   ui.presence = msg.presence;
   ui.idx = index(msg.actions);
+  ui.refusals = msg.refusals ?? {};
   if (changed) {
     ui.sel = null;
     ui.scout = null;
