@@ -65,9 +65,10 @@ def test_the_hosts_buttons_are_on_screen_in_the_waiting_room(
         page.screenshot(path=shots / f"e2e-waiting-{game}.png")
         assert page.evaluate(HITS, "[data-key='fill-all']") == "ok", game
         assert page.evaluate(HITS, "[data-key='start']") == "ok", game
-        page.click("[data-key='fill-all']", timeout=30_000)
-        page.wait_for_selector("[data-key='start']:not([disabled])", timeout=30_000)
-        assert page.evaluate(HITS, "[data-key='start']") == "ok", game
+        if game == "scout":  # and once the seats are filled
+            page.click("[data-key='fill-all']", timeout=30_000)
+            page.wait_for_selector("[data-key='start']:not([disabled])", timeout=30_000)
+            assert page.evaluate(HITS, "[data-key='start']") == "ok", game
         assert not errors, errors
         page.context.close()
 
@@ -238,49 +239,33 @@ WHY = {
 
 
 def test_a_refused_selection_says_why(server: LiveServer, browser: Any, shots: Path) -> None:
+    # Three players: the seat to start is drawn, so the table may already show a group.
     table = create(server, "scout", [{"kind": "bot", "level": "beginner"}] * 2)
     page = open_seat(browser, server, table, DESKTOP)
     errors = watch_errors(page)
     page.click("[data-flip='false']", timeout=30_000)
+    page.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=30_000, **POLL)
+    cards = page.locator("#hand button.card")
+    ups = [int(x) for x in cards.evaluate_all("(cards) => cards.map((c) => c.dataset.up)")]
     seen: set[str] = set()
-    for _ in range(12):
-        my_turn(page)
-        if (
-            page.locator("#results-dialog[open]").count()
-            or page.evaluate("document.body.dataset.myTurn") != "1"
-        ):
-            player.close_results(page)
-            if page.locator("[data-flip='false']").count():
-                page.click("[data-flip='false']")
-            continue
-        ups = [
-            int(x)
-            for x in page.locator("#hand button.card").evaluate_all(
-                "(cards) => cards.map((c) => c.dataset.up)"
-            )
-        ]
-        for i in range(len(ups) - 1):
-            page.locator("#hand button.card").nth(i).click()
-            page.locator("#hand button.card").nth(i + 1).click()
-            if page.locator("[data-key='show']").is_disabled():
-                why = page.locator("#show-why").inner_text()
-                kind = next((v for k, v in WHY.items() if k in why), None)
-                assert kind, why
-                if abs(ups[i] - ups[i + 1]) > 1:
-                    assert kind == "not_a_group", (ups[i], ups[i + 1], why)
-                if kind not in seen:
-                    page.screenshot(path=shots / f"e2e-scout-why-{kind}.png")
-                seen.add(kind)
-                described = page.locator("[data-key='show']").get_attribute("aria-describedby")
-                assert described == "show-why"
-            page.locator("[data-key='clear']").click()
+    for i in range(len(ups) - 1):
+        cards.nth(i).click()
+        cards.nth(i + 1).click()
+        if page.locator("[data-key='show']").is_disabled():
+            why = page.locator("#show-why").inner_text()
+            kind = next((v for k, v in WHY.items() if k in why), None)
+            assert kind, why
+            if abs(ups[i] - ups[i + 1]) > 1:
+                assert kind == "not_a_group", (ups[i], ups[i + 1], why)
+            if kind not in seen:
+                page.screenshot(path=shots / f"e2e-scout-why-{kind}.png")
+            seen.add(kind)
+            described = page.locator("[data-key='show']").get_attribute("aria-describedby")
+            assert described == "show-why"
+        page.locator("[data-key='clear']").click()
         if len(seen) == 2:
             break
-        before = state_id(page)
-        if not player._try_show(page, False):
-            player._scout(page, False)
-        wait_past(page, before)
-    assert "not_a_group" in seen, seen
+    assert "not_a_group" in seen, (ups, seen)
     assert not errors, errors
     page.context.close()
 
@@ -309,5 +294,34 @@ def test_a_person_with_the_first_snap_flip_gets_to_flip_it(
     log = page.locator("#log").inner_text()
     assert "ran out of time" not in log, log
     assert "You flipped" in log, log
+    assert not errors, errors
+    page.context.close()
+
+
+def test_the_lobby_shows_every_game_above_the_fold(
+    server: LiveServer, browser: Any, shots: Path
+) -> None:
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    errors = watch_errors(page)
+    page.goto(server.url)
+    page.wait_for_selector("input[name=game][value=snap]", state="attached")
+    page.screenshot(path=shots / "e2e-lobby-desktop.png")
+    # 1366×800 is the screen: a browser's own bars take 100–150 px of it, so every game must
+    # be in the first 620 px, and Play in the viewport
+    for game in ("scout", "scan", "snap"):
+        tile = f"label.game-tile:has(input[value={game}])"
+        assert page.evaluate(INSIDE, [tile, None]) == [], game
+        assert page.evaluate(HITS, tile) == "ok", game
+        bottom = page.evaluate(f"document.querySelector('{tile}').getBoundingClientRect().bottom")
+        assert bottom <= 620, (game, bottom)
+    assert page.evaluate(INSIDE, ["#play", None]) == []
+    page.locator("label.game-tile:has(input[value=snap])").click()
+    # no SCOUT cards pictured for another game
+    stray = page.evaluate(
+        """() => [...document.querySelectorAll('.card')].filter((c) => c.checkVisibility()
+          && !c.closest('label.game-tile:has(input[value=scout])')).length"""
+    )
+    assert stray == 0, stray
+    page.screenshot(path=shots / "e2e-lobby-desktop-snap.png")
     assert not errors, errors
     page.context.close()
