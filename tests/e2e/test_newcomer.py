@@ -139,7 +139,9 @@ def test_scout_for_two_on_a_phone(server: LiveServer, browser: Any, shots: Path)
     page.context.close()
 
 
-def test_the_flip_preview_fits_at_1366x800(server: LiveServer, browser: Any, shots: Path) -> None:
+def test_the_flip_preview_fits_at_1366x800_and_the_signs_are_explained(
+    server: LiveServer, browser: Any, shots: Path
+) -> None:
     table = create(server, "scout", [{"kind": "bot", "level": "beginner"}] * 3)
     page = open_seat(browser, server, table, DESKTOP)
     page.wait_for_selector(".flip-option", timeout=30_000)
@@ -147,6 +149,22 @@ def test_the_flip_preview_fits_at_1366x800(server: LiveServer, browser: Any, sho
     assert page.evaluate(INSIDE, [".flip-option", "#center-panel"]) == []
     assert page.evaluate(INSIDE, [".flip-option", None]) == []
     assert page.evaluate(HITS, "[data-flip='true']") == "ok"
+    # The signs have words: for screen readers in the seats, for everyone in the rules panel.
+    page.click("[data-flip='false']")
+    page.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=30_000, **POLL)
+    stats = page.locator("#opponents .seat").first.locator(".seat-stats").inner_text()
+    assert "captured" in stats and "Scout chips" in stats and "Scout & Show" in stats, stats
+    labels = page.locator("#hand button.card.playable").evaluate_all(
+        "(cards) => cards.map((c) => c.getAttribute('aria-label'))"
+    )
+    assert labels and all(label.endswith("can be shown") for label in labels), labels
+    page.locator("[data-open-help]").first.click()
+    page.wait_for_selector("#help-dialog[open] .help-legend")
+    legend = page.locator("#help-dialog .help-legend").inner_text()
+    for words in ("captured", "Scout chips", "Scout & Show", "bright card", "points"):
+        assert words in legend, (words, legend)
+    page.locator("#help-dialog .help-legend").scroll_into_view_if_needed()
+    page.screenshot(path=shots / "e2e-scout-legend.png")
     page.context.close()
 
 

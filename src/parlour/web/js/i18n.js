@@ -2,6 +2,10 @@
 
 const en = {
   "app.name": "Parlour",
+  "page.h1.scout": "SCOUT at Parlour",
+  "page.h1.scan": "SCAN at Parlour",
+  "page.h1.snap": "SNAP at Parlour",
+  "page.h1.replay": "A SCOUT game replayed",
   "app.tagline": "Card games in your browser. No account, nothing to download.",
   "lobby.choose_game": "Choose a game",
   "lobby.scout.blurb": "Beat the table or take a card from it — but never reorder your hand.",
@@ -243,6 +247,14 @@ const en = {
   "help.title": "How to play SCOUT",
   "help.close": "Close",
   "help.keys_title": "Playing with the keyboard",
+  "help.legend_title": "What the signs mean",
+  "legend.captured": "Cards this player has captured this round (a point each).",
+  "legend.chips": "Scout chips this player has (a point each): they get one whenever someone scouts from their show.",
+  "legend.ss": "Scout & Show still to use this round (3 to 5 players).",
+  "legend.ss_used": "Scout & Show already used this round.",
+  "legend.playable": "A bright card in your hand can start or be part of a show that beats the table; dimmed cards cannot.",
+  "legend.total": "The player's points so far.",
+  "card.playable": "{label}, can be shown",
 };
 
 const help = [
@@ -316,9 +328,19 @@ export function listNames(names) {
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
-/** The help panel's sections: [title, text] pairs; and the keyboard notes. */
+/** What the table's signs mean (SCOUT): [class of a sample, its text, the key of its meaning]. */
+const legend = [
+  ["icon.icon-captured", "", "legend.captured"],
+  ["icon.icon-chips", "", "legend.chips"],
+  ["ss-badge", "S&S", "legend.ss"],
+  ["ss-badge.used", "S&S", "legend.ss_used"],
+  ["legend-card", "7", "legend.playable"],
+  ["seat-total", "12", "legend.total"],
+];
+
+/** The help panel's sections: [title, text] pairs; the keyboard notes; the signs' meanings. */
 export function helpSections() {
-  return helpContent ?? { sections: help, keys };
+  return helpContent ?? { sections: help, keys, legend };
 }
 
 /** Fill every element marked data-i18n (text) or data-i18n-<attr> (attribute). */

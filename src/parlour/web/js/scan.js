@@ -534,20 +534,21 @@ function renderGrid(v) {
     el.classList.toggle("is-wrong", wrong.length > 0);
     el.classList.toggle("is-mine", mineWaiting === i);
     el.setAttribute("aria-disabled", String(!canTouch(v)));
+    // the mark's words are drawn by CSS (attr(data-text)): the card's accessible name says them
     const mark = el.querySelector(".card-mark");
     const who = (e) => nameOf(v, e.seat, me());
     if (won) {
-      mark.textContent = `${i + 1} ✓ ${who(won)}`;
+      mark.dataset.text = `${i + 1} ✓ ${who(won)}`;
       extra.push(`${who(won)} ✓`);
     } else if (wrong.length) {
-      mark.textContent = `${i + 1} ✗ ${wrong.map(who).join(", ")}`;
+      mark.dataset.text = `${i + 1} ✗ ${wrong.map(who).join(", ")}`;
       extra.push(...wrong.map((e) => `${who(e)} ✗`));
     } else if (match === i) {
-      mark.textContent = `${i + 1} · ${t("scan.blue_card_match")}`;
+      mark.dataset.text = `${i + 1} · ${t("scan.blue_card_match")}`;
     } else if (mineWaiting === i) {
-      mark.textContent = `${i + 1} …`;
+      mark.dataset.text = `${i + 1} …`;
     } else {
-      mark.textContent = "";
+      delete mark.dataset.text;
     }
     if (match === i) extra.push(t("scan.blue_card_match"));
     if (mineWaiting === i) extra.push(t("scan.blue_card_touched"));

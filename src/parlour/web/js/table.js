@@ -245,8 +245,11 @@ function renderHand(v) {
     const selected = ui.sel && i >= ui.sel.a && i <= ui.sel.b;
     if (interactive && !scouting) {
       const classes = [selected ? "selected" : "", ui.idx.playable.has(i) ? "playable" : ""].filter(Boolean).join(".");
+      const [up, down] = hand[i];
+      const label = t("card.label", { up, down });
       items.push(card(hand[i], { tag: "button", cls: classes, attrs: {
         type: "button", "aria-pressed": String(Boolean(selected)), dataset: { key: `card-${i}`, i },
+        "aria-label": ui.idx.playable.has(i) ? t("card.playable", { label }) : label,
         onclick: () => toggleCard(i),
       } }));
     } else {
