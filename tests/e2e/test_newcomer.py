@@ -154,10 +154,10 @@ def test_the_flip_preview_fits_at_1366x800_and_the_signs_are_explained(
     page.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=30_000, **POLL)
     stats = page.locator("#opponents .seat").first.locator(".seat-stats").inner_text()
     assert "captured" in stats and "Scout chips" in stats and "Scout & Show" in stats, stats
-    labels = page.locator("#hand button.card.playable").evaluate_all(
-        "(cards) => cards.map((c) => c.getAttribute('aria-label'))"
+    labels = page.locator("#hand button.card").evaluate_all(
+        "(cards) => cards.map((c) => [c.classList.contains('playable'), c.ariaLabel])"
     )
-    assert labels and all(label.endswith("can be shown") for label in labels), labels
+    assert labels and all(mark == label.endswith("can be shown") for mark, label in labels)
     page.locator("[data-open-help]").first.click()
     page.wait_for_selector("#help-dialog[open] .help-legend")
     legend = page.locator("#help-dialog .help-legend").inner_text()
