@@ -172,7 +172,7 @@ MODULE_PAGE = "/"
 """A page of the server's origin to import the front end's modules into (the lobby)."""
 
 
-def test_snap_and_scan_words(server: LiveServer, browser: Any) -> None:
+def test_snap_and_scan_words(server: LiveServer, browser: Any, shots: Path) -> None:
     page = browser.new_context(viewport=DESKTOP).new_page()
     errors = watch_errors(page)
     page.goto(server.url + MODULE_PAGE)
@@ -192,8 +192,15 @@ def test_snap_and_scan_words(server: LiveServer, browser: Any) -> None:
       const end = { ...view, players: 2, games: 1, options: { bluffo: false },
         seats: [{ won: [1, 2], bluffo: 0 }, { won: [3], bluffo: 0 }],
         outcome: { scores: [2, 1], games: [{ tan: [2, 1], bluffo: [0, 0], scores: [2, 1] }] } };
-      const off = scan.finalScores(end, 0).textContent;
+      const offTable = scan.finalScores(end, 0);
+      const off = offTable.textContent;
       const on = scan.finalScores({ ...end, options: { bluffo: true } }, 0).textContent;
+      const box = document.createElement('div');
+      box.className = 'results-dialog';
+      box.style.cssText = 'background:#f8f3e6;color:#222;padding:16px;width:420px';
+      box.append(snap.banner({ type: 'tie', seats: [1, 0], calls }, view, 0), offTable,
+        snap.reactionSummary({ median: 300, best: 300, races: 1, won: 1 }));
+      document.querySelector('main').prepend(box);
       return { tie, one, two, out, off, on };
     }"""
     )
@@ -203,6 +210,7 @@ def test_snap_and_scan_words(server: LiveServer, browser: Any) -> None:
     assert said["out"] == "Ana and you are out", said
     assert "Bluffo" not in said["off"] and "× 2" not in said["off"], said
     assert "Bluffo" in said["on"] and "0 × 2" in said["on"], said
+    page.screenshot(path=shots / "e2e-words.png")
     assert not errors, errors
     page.context.close()
 

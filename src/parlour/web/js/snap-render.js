@@ -208,7 +208,7 @@ export function banner(event, view, me) {
     calls ? h("p.banner-calls", {}, calls.map((c, i) => [
       i ? h("span.sep", { "aria-hidden": "true" }, " — ") : null,
       h(`span.rt${c.seat === me ? ".rt-me" : ""}${i === 0 ? ".rt-first" : ""}`, { style: { "--hue": seatHue(c.seat) } },
-        h("span.rt-name", {}, lowerYou(view, c.seat, me)), " ", h("b", {}, t("snap.ms", { n: c.rt_ms }))),
+        h("span.rt-name", {}, i ? lowerYou(view, c.seat, me) : capitalised(lowerYou(view, c.seat, me))), " ", h("b", {}, t("snap.ms", { n: c.rt_ms }))),
     ])) : null);
 }
 
