@@ -72,6 +72,12 @@ def test_axe_finds_no_serious_violation(
             page.click("[data-flip='false']", timeout=30_000)
         page.wait_for_function(PLAYING[game], timeout=30_000, **POLL)
         problems[game] = violations(page)
+        if game == "snap":  # who called and who won a race is read out (a polite live region)
+            banner = page.locator("#banner")
+            assert banner.get_attribute("aria-live") == "polite", banner.evaluate(
+                "b => b.outerHTML"
+            )
+            assert banner.get_attribute("aria-hidden") is None
         page.screenshot(path=shots / f"e2e-a11y-{game}-{size}.png")
         page.context.close()
     bad = {where: report(found) for where, found in problems.items() if found}
