@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test lint bench bench-bots load load-flood fair golden clean
+.PHONY: serve test lint bench bench-bots load load-flood fair golden pictures clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -56,6 +56,10 @@ golden: $(STAMP)
 	$(PY) -m tests.games.scout.make_golden $(GOLDEN_ARGS)
 	$(PY) -m tests.games.scan.make_golden $(GOLDEN_ARGS)
 	$(PY) -m tests.games.snap.make_golden $(GOLDEN_ARGS)
+
+# The README's pictures (docs/img/*.png): each game in Chromium at 1366×800, scaled to 960 px.
+pictures: $(STAMP)
+	$(PY) -m tests.e2e.pictures
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -123,7 +123,7 @@ def _near_miss_closeup(page: Any, path: Path) -> None:
             const card = document.querySelector(`#blue-grid .blue-card[data-index="${k}"]`);
             const copy = card.cloneNode(true);
             copy.classList.remove('is-match', 'is-won', 'is-wrong', 'is-mine');
-            copy.querySelector('.card-mark').textContent = '';
+            delete copy.querySelector('.card-mark').dataset.text;
             box.append(copy);
           }
           document.body.append(box);

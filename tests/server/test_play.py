@@ -53,6 +53,7 @@ def test_three_people_and_a_spectator_play_a_whole_game(client: TestClient) -> N
         rng = random.Random(5)
         room = room_of(client, table_id)
         moves = 0
+        saw_refusals = False
         while True:
             current = states[id(socks[0])]
             if current["view"]["outcome"] is not None:
@@ -73,10 +74,18 @@ def test_three_people_and_a_spectator_play_a_whole_game(client: TestClient) -> N
                 msg = states[id(ws)]
                 assert msg["view"]["seat"] == s
                 assert _leaks(msg, SCOUT.hidden_info(room.table.state, s)) == []
+                # why the seat to act may not show a run of its cards: never a legal show
+                why = msg.get("refusals", {})
+                shows = {
+                    f"{a['start']}:{a['length']}" for a in msg["actions"] if a["type"] == "show"
+                }
+                assert not set(why) & shows
+                assert not why or (s is not None and msg["actions"])
+                saw_refusals = saw_refusals or bool(why)
                 assert msg["events"], "every change says what happened"
             assert states[id(watcher)]["view"]["hand"] is None
             moves += 1
-        assert moves > 20
+        assert moves > 20 and saw_refusals
         outcome = states[id(watcher)]["view"]["outcome"]
         assert len(outcome["ranks"]) == 3 and states[id(watcher)]["finished"]
 

@@ -65,6 +65,10 @@ class GameSpec:
     - ``options_from_json(obj)``: the game's options from a JSON object (with defaults).
     - ``race(state)``: real-time games: the race waiting for a decision
       (:class:`parlour.core.race.OpenRace`), or ``None``; ``Decide()`` decides it early.
+    - ``refusals(state, seat)``: optional: why actions a page lets a player put together are
+      not legal now, as ``{key: reason code}`` (SCOUT: each run of neighbouring cards of the
+      hand that may not be shown, keyed ``"start:length"``), so that a page can say why
+      without holding any rule.
 
     What the rest of Parlour needs to know of a game, so that nothing outside ``games/`` names
     one:
@@ -109,3 +113,4 @@ class GameSpec:
     history: Callable[[Any, Seat | None, int], list[dict[str, Any]]] | None = None
     timed: frozenset[str] = frozenset()
     late_calls_move_on: bool = False
+    refusals: Callable[[Any, Seat], dict[str, str]] | None = None

@@ -88,6 +88,7 @@ class RealtimeRoom(Room):
         """Game ms this table's clock waited because the server fell behind."""
         self._quiet: set[int] = set()  # record seqs of bots' inputs waiting for the decision
         self._skip = False  # the broadcast after this write is skipped (only such inputs)
+        self._told_running = False  # whether the latest state sent said the clock runs
         super().__init__(hub, table, hashes)
         self._note_reveal()
 
@@ -149,6 +150,8 @@ class RealtimeRoom(Room):
         if self._skip and new is None:
             self._skip = False
             return
+        if not self._writing:
+            self._told_running = self.clock.running()
         super().broadcast(new)
 
     def mark(self) -> Any:
@@ -494,6 +497,10 @@ class RealtimeRoom(Room):
                     async with self.lock:
                         self._hold_if_behind()
                         await self._catch_up_locked(self.now())
+                        if not self._told_running:
+                            # The countdown is over: everyone hears it at once, so that the seat
+                            # to flip first can act while its turn timer runs.
+                            self.broadcast()
                         moment = self._next_moment()
                     self._due_at = moment[0] if moment is not None else None
                     if moment is not None:

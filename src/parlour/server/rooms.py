@@ -263,11 +263,13 @@ class Room:
         ``events``: what happened since the last state message, as ``seat`` may see it."""
         table = self.table
         actions = [a.to_json() for a in table.legal_actions(seat)] if seat is not None else []
+        refusals = table.refusals(seat) if actions and seat is not None else {}
         return message(
             "state",
             table.state_id,
             view=table.view(seat),
             actions=actions,
+            **({"refusals": refusals} if refusals else {}),
             events=events,
             presence=self.presence(),
             finished=self.finished,

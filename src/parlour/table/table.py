@@ -218,6 +218,13 @@ class Table:
         """``seat``'s legal actions now (none before the start)."""
         return self.spec.legal_actions(self.state, seat) if self.started else []
 
+    def refusals(self, seat: int) -> dict[str, str]:
+        """Why actions ``seat`` could put together are not legal now (the game's ``refusals``;
+        empty for a game without it, and before the start)."""
+        if not self.started or self.spec.refusals is None:
+            return {}
+        return self.spec.refusals(self.state, seat)
+
     def to_act(self) -> list[int]:
         """The seats that may act now."""
         return list(self.spec.to_act(self.state)) if self.started else []

@@ -31,6 +31,8 @@ from parlour.games.scout.rules import (
     group_key,
     legal_actions,
     outcome,
+    refusals,
+    show_refusal,
     to_act,
 )
 from parlour.games.scout.state import (
@@ -64,6 +66,7 @@ GAME = GameSpec(
     setup={"count_unspent_chips": bool},
     page="table.html",
     history=history,
+    refusals=refusals,
 )
 
 __all__ = [
@@ -93,8 +96,10 @@ __all__ = [
     "options_from_json",
     "outcome",
     "parse_action",
+    "refusals",
     "rotate",
     "scramble_hidden",
+    "show_refusal",
     "state_from_deal",
     "to_act",
     "view",

@@ -340,23 +340,72 @@ def _apply_flip(state: State, seat: int, flip: bool) -> State:
     return new
 
 
+NOT_ADJACENT = "not_adjacent"
+NOT_A_GROUP = "not_a_group"
+DOES_NOT_BEAT = "does_not_beat"
+
+
+def show_refusal(state: State, seat: int, start: int, length: int) -> str | None:
+    """Why ``seat`` may not show the ``length`` cards from ``start`` of its hand by the group
+    rules (S8, S9), or ``None`` if they make a group that beats the active show:
+    ``not_adjacent`` (not 1 or more neighbouring cards of the hand), ``not_a_group`` (neither a
+    set nor a run), ``does_not_beat`` (the active show is as strong or stronger). Whose turn it
+    is, the phase and Scout & Show are checked by :func:`apply`.
+
+    >>> from parlour.games.scout.state import state_from_deal
+    >>> s = state_from_deal([[(3, 1), (4, 2), (6, 1)], [(5, 2)]], start_seat=0)
+    >>> [show_refusal(s, 0, 0, 2), show_refusal(s, 0, 1, 2), show_refusal(s, 0, 2, 2)]
+    [None, 'not_a_group', 'not_adjacent']
+    """
+    return _show_check(state, seat, start, length)[0]
+
+
+def _show_check(state: State, seat: int, start: int, length: int) -> tuple[str | None, int]:
+    # (why the show is refused or None, the group's key)
+    hand = state.hands[seat]
+    if length < 1 or start < 0 or start + length > len(hand):
+        return NOT_ADJACENT, 0
+    key = _card_group_key(hand[start : start + length])
+    if key == 0:
+        return NOT_A_GROUP, 0
+    if key <= state.active_key:
+        return DOES_NOT_BEAT, key
+    return None, key
+
+
+def refusals(state: State, seat: int) -> dict[str, str]:
+    """For the seat whose turn it is, why each run of neighbouring cards of its hand that it may
+    not show is refused (:func:`show_refusal`), keyed ``"start:length"``; empty for any other
+    seat. It lets a page say why a selection cannot be shown without holding any rule."""
+    if state.phase != PLAY_PHASE or seat != state.turn:
+        return {}
+    n = len(state.hands[seat])
+    out: dict[str, str] = {}
+    for start in range(n):
+        for length in range(1, n - start + 1):
+            why = show_refusal(state, seat, start, length)
+            if why is not None:
+                out[f"{start}:{length}"] = why
+    return out
+
+
 def _apply_show(state: State, seat: int, action: Show) -> State:
     hand = state.hands[seat]
     n = len(hand)
     start, length = action.start, action.length
-    if length < 1 or start < 0 or start + length > n:
+    why, key = _show_check(state, seat, start, length)
+    group = hand[start : start + length]
+    if why == NOT_ADJACENT:
         raise IllegalAction(
             f"'{action}': a show is 1 or more adjacent cards within your hand of {n} "
             f"(positions 0 to {n - 1})"
         )
-    group = hand[start : start + length]
-    key = _card_group_key(group)
-    if key == 0:
+    if why == NOT_A_GROUP:
         raise IllegalAction(
             f"'{action}': {describe_group(group)} is neither a set (all the same number) nor a "
             "run (each card one more, or one less, than the one before)"
         )
-    if key <= state.active_key:
+    if why == DOES_NOT_BEAT:
         raise IllegalAction(
             f"'{action}': {describe_group(group)} does not beat the active show "
             f"{describe_group(state.active)} (more cards win; then a set beats a run; then the "

@@ -12,10 +12,13 @@ export function card([up, down], { tag = "div", cls = "", attrs = {}, size = "" 
   const classes = ["card", size && `card-${size}`, cls].filter(Boolean).join(".");
   return h(
     `${tag}.${classes}`,
-    { "aria-label": t("card.label", { up, down }), ...attrs, dataset: { up, down, ...(attrs.dataset ?? {}) } },
+    { ...(tag === "button" ? {} : { role: "img" }), "aria-label": t("card.label", { up, down }), ...attrs,
+      dataset: { up, down, ...(attrs.dataset ?? {}) } },
+    // The numbers are drawn by CSS (content: attr(data-n)): the card's name is its label alone,
+    // so a button's visible text never differs from its accessible name.
     h(`span.card-up.n${up}`, { "aria-hidden": "true" },
-      h("span.card-corner", {}, up), h(`span.card-num${mark(up)}`, {}, up)),
-    h(`span.card-down.n${down}`, { "aria-hidden": "true" }, h(`span.card-num${mark(down)}`, {}, down)),
+      h("span.card-corner", { dataset: { n: up } }), h(`span.card-num${mark(up)}`, { dataset: { n: up } })),
+    h(`span.card-down.n${down}`, { "aria-hidden": "true" }, h(`span.card-num${mark(down)}`, { dataset: { n: down } })),
   );
 }
 

@@ -7,7 +7,7 @@ import { helpSections, t } from "./i18n.js";
 export function setupHelp() {
   const dialog = $("help-dialog");
   if (!dialog) return;
-  const { sections, keys } = helpSections();
+  const { sections, keys, legend = [] } = helpSections();
   fill(
     dialog,
     h("div.dialog-head", {},
@@ -16,6 +16,9 @@ export function setupHelp() {
     h("div.help-body", {},
       sections.map(([title, text]) => h("section", {}, h("h3", {}, title),
         text.split("\n").map((p) => h("p", {}, p)))),
+      legend.length ? h("section.help-legend", {}, h("h3", {}, t("help.legend_title")),
+        h("ul", {}, legend.map(([cls, sample, key]) => h("li", { dataset: { legend: key } },
+          h("span.legend-sample", { "aria-hidden": "true" }, h(`span.${cls}`, {}, sample)), h("span", {}, t(key)))))) : null,
       h("section", {}, h("h3", {}, t("help.keys_title")), h("ul", {}, keys.map((k) => h("li", {}, k))))),
     h("div.dialog-foot", {}, h("button.btn.primary", { type: "button", onclick: () => dialog.close() }, t("help.close"))),
   );

@@ -2,6 +2,10 @@
 
 const en = {
   "app.name": "Parlour",
+  "page.h1.scout": "SCOUT at Parlour",
+  "page.h1.scan": "SCAN at Parlour",
+  "page.h1.snap": "SNAP at Parlour",
+  "page.h1.replay": "A SCOUT game replayed",
   "app.tagline": "Card games in your browser. No account, nothing to download.",
   "lobby.choose_game": "Choose a game",
   "lobby.scout.blurb": "Beat the table or take a card from it — but never reorder your hand.",
@@ -84,6 +88,7 @@ const en = {
   "level.expert": "Expert",
   "level.computer": "{level} computer",
   "seat.you": "You",
+  "seat.you_lower": "you",
   "seat.open": "Open seat",
   "seat.offline": "offline",
   "seat.away": "away: a computer plays",
@@ -108,7 +113,8 @@ const en = {
   "seat.thinking": "thinking",
   "seat.deciding": "deciding",
   "seat.decided": "ready",
-  "seat.summary": "{name}: {hand} cards in hand, {captured} captured, {chips} Scout chips, {ss}, {total} points",
+  "seat.summary": "{name}: {hand} cards in hand, {captured} captured, {chips} Scout chips, {total} points",
+  "seat.summary_ss": "{name}: {hand} cards in hand, {captured} captured, {chips} Scout chips, {ss}, {total} points",
   "top.round": "Round {round} of {rounds}",
   "top.invite": "Invite",
   "top.rules": "Rules",
@@ -165,6 +171,9 @@ const en = {
   "act.show": "Show",
   "act.show_n": "Show {n}",
   "act.show_cannot": "Can't show these",
+  "act.why.not_a_group": "These cards are neither a set (all the same number) nor a run (numbers one after another).",
+  "act.why.does_not_beat": "These cards do not beat the show on the table: more cards win, then a set beats a run, then higher numbers.",
+  "act.why.not_adjacent": "Only cards next to each other in your hand can be shown together.",
   "act.clear": "Clear",
   "act.scout_show": "Scout & Show",
   "act.hint_select": "Select one card, or neighbouring cards, to show.",
@@ -186,6 +195,8 @@ const en = {
   "flip.waiting": "Waiting for the others to decide…",
   "wait.title": "Waiting for players",
   "wait.invite": "Send this link to friends. Whoever opens it takes an open seat.",
+  "invite.full": "Every seat is taken, so whoever opens this link will watch the game (they see no hands). To play with friends, choose “A friend” for their seats in the lobby.",
+  "invite.started": "The game has started, so whoever opens this link will watch it (they see no hands). To play with friends, choose “A friend” for their seats in the lobby next time.",
   "wait.copy": "Copy link",
   "wait.copied": "Copied!",
   "wait.add_bot": "Add computer",
@@ -236,6 +247,14 @@ const en = {
   "help.title": "How to play SCOUT",
   "help.close": "Close",
   "help.keys_title": "Playing with the keyboard",
+  "help.legend_title": "What the signs mean",
+  "legend.captured": "Cards this player has captured this round (a point each).",
+  "legend.chips": "Scout chips this player has (a point each): they get one whenever someone scouts from their show.",
+  "legend.ss": "Scout & Show still to use this round (3 to 5 players).",
+  "legend.ss_used": "Scout & Show already used this round.",
+  "legend.playable": "A bright card in your hand can start or be part of a show that beats the table; dimmed cards cannot.",
+  "legend.total": "The player's points so far.",
+  "card.playable": "{label}, can be shown",
 };
 
 const help = [
@@ -273,6 +292,27 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : ""));
 }
 
+const plurals = new Intl.PluralRules("en");
+
+/** The sentence for `key` and the count `n`: the catalogue's `key.one`, `key.other`… as
+ * Intl.PluralRules picks for the language (falling back to `key.other`, then `key`); `{n}` is
+ * filled with `n`. */
+export function tn(key, n, params = {}) {
+  const form = `${key}.${plurals.select(n)}`;
+  const found = form in en ? form : `${key}.other` in en ? `${key}.other` : key;
+  return t(found, { ...params, n });
+}
+
+/** A name in the middle of a sentence: the viewer is "you" there, not "You". */
+export function inSentence(name) {
+  return name === en["seat.you"] ? en["seat.you_lower"] ?? name.toLowerCase() : name;
+}
+
+/** The first letter of `text` in capitals (a sentence that starts with a list of names). */
+export function capitalised(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** "first", "second", … as used in "put it third". */
 export function ordinal(n) {
   const words = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
@@ -288,9 +328,19 @@ export function listNames(names) {
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
-/** The help panel's sections: [title, text] pairs; and the keyboard notes. */
+/** What the table's signs mean (SCOUT): [class of a sample, its text, the key of its meaning]. */
+const legend = [
+  ["icon.icon-captured", "", "legend.captured"],
+  ["icon.icon-chips", "", "legend.chips"],
+  ["ss-badge", "S&S", "legend.ss"],
+  ["ss-badge.used", "S&S", "legend.ss_used"],
+  ["legend-card", "7", "legend.playable"],
+  ["seat-total", "12", "legend.total"],
+];
+
+/** The help panel's sections: [title, text] pairs; the keyboard notes; the signs' meanings. */
 export function helpSections() {
-  return helpContent ?? { sections: help, keys };
+  return helpContent ?? { sections: help, keys, legend };
 }
 
 /** Fill every element marked data-i18n (text) or data-i18n-<attr> (attribute). */

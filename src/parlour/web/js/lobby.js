@@ -115,12 +115,29 @@ function changed() {
 
 // ------------------------------------------------------------------ games
 
+/** A small picture of each game's cards, drawn in its tile (decoration: hidden from screen
+ * readers, the tile's words say it all). */
+function gamePicture(id) {
+  if (id === "scout") {
+    return h("span.game-pic.pic-scout", { "aria-hidden": "true" },
+      [[7, 3], [8, 1]].map((c, i) => card(c, { size: "xs", attrs: { style: { "--i": i } } })));
+  }
+  if (id === "scan") {
+    return h("span.game-pic.pic-scan", { "aria-hidden": "true" },
+      h("span.mini-scan.tan", {}, h("i.q1"), h("i.q2"), h("i.q3"), h("i.q4")),
+      h("span.mini-scan.blue", {}, h("i.q1"), h("i.q2"), h("i.q3"), h("i.q4")));
+  }
+  return h("span.game-pic.pic-snap", { "aria-hidden": "true" },
+    h("span.mini-pc.red", {}, "7♥"), h("span.mini-pc", {}, "7♠"));
+}
+
 function renderGames() {
   fill($("games"), Object.entries(GAMES).map(([id, game]) => h(
-    "label.game-tile", {},
+    "label.game-tile", { dataset: { game: id } },
     h("input", { type: "radio", name: "game", value: id, checked: id === state.game,
       "aria-describedby": `blurb-${id}`,
       onchange: () => { state.game = id; changed(); renderSetup(); } }),
+    gamePicture(id),
     h("span.game-name", {}, game.name),
     h("span.game-range", { "aria-hidden": "true" }, t("lobby.range", { min: game.min, max: game.max })),
     h("span.game-blurb", { id: `blurb-${id}` }, t(`lobby.${id}.blurb`)),
@@ -346,12 +363,6 @@ function renderSetup() {
   renderOptions();
 }
 
-function heroCards() {
-  const cards = [[5, 2], [6, 9], [7, 3], [8, 1], [9, 4]];
-  fill($("hero-cards"), cards.map((c, i) => card(c, { cls: "hero-card", attrs: {
-    style: { "--i": i - 2 }, "aria-hidden": "true" } })));
-}
-
 /** The body of POST /api/tables for the lobby's choices. */
 function setupBody(name) {
   const game = state.game;
@@ -399,7 +410,6 @@ $("name").value = player.name;
 renderGames();
 setupOptions();
 renderSetup();
-heroCards();
 setupHelpDialog();
 $("lobby-form").addEventListener("submit", play);
 window.addEventListener("pageshow", (event) => {

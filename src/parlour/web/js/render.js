@@ -19,8 +19,10 @@ function avatar(name, seat, bot) {
 }
 
 function stat(kind, value, label) {
-  return h(`span.stat.stat-${kind}`, { title: label, "aria-label": label },
-    h(`span.icon.icon-${kind}`, { "aria-hidden": "true" }), h("span.stat-value", { "aria-hidden": "true" }, value));
+  // the words for screen readers are text (a label on a plain span is not read everywhere)
+  return h(`span.stat.stat-${kind}`, { title: label },
+    h(`span.icon.icon-${kind}`, { "aria-hidden": "true" }), h("span.stat-value", { "aria-hidden": "true" }, value),
+    h("span.sr-only", {}, label));
 }
 
 /** The seat's stats: captured cards, Scout chips, Scout & Show (3–5 players), total. */
@@ -31,9 +33,9 @@ export function seatStats(view, seat) {
     stat("chips", s.chips, t("seat.chips", { n: s.chips })),
   ];
   if (view.players > 2) {
-    out.push(h(`span.ss-badge${s.scout_show_available ? "" : ".used"}`,
-      { title: t(s.scout_show_available ? "seat.ss_yes" : "seat.ss_no"),
-        "aria-label": t(s.scout_show_available ? "seat.ss_yes" : "seat.ss_no") }, t("seat.ss_short")));
+    const ss = t(s.scout_show_available ? "seat.ss_yes" : "seat.ss_no");
+    out.push(h(`span.ss-badge${s.scout_show_available ? "" : ".used"}`, { title: ss },
+      h("span", { "aria-hidden": "true" }, t("seat.ss_short")), h("span.sr-only", {}, ss)));
   }
   return out;
 }
@@ -77,7 +79,8 @@ export function seatPanel(view, seat, { me = null, presence = null, hand = null,
     badge = h(`span.seat-badge${s.flip_decided ? ".ready" : ""}`, {},
       t(s.flip_decided ? "seat.decided" : "seat.deciding"), s.flip_decided ? null : timer);
   }
-  const summary = t("seat.summary", {
+  // 2 players: no Scout & Show (S15), so nothing about it
+  const summary = t(view.players > 2 ? "seat.summary_ss" : "seat.summary", {
     name, hand: s.hand_size, captured: s.captured, chips: s.chips, total: s.total,
     ss: t(s.scout_show_available ? "seat.ss_yes" : "seat.ss_no"),
   }) + (away ? `, ${t("seat.away")}` : "");

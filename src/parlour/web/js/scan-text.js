@@ -1,7 +1,9 @@
 // SCAN's events in words: "Ana found it — card 7 — in 812 ms". Only what the view says.
 
 import { nameOf } from "./describe.js";
+import { h } from "./dom.js";
 import { listNames, t } from "./i18n.js";
+import { seatHue } from "./render.js";
 
 const cat = (c) => t(`scan.cat_lower.${c}`);
 const num = (index) => (index ?? -1) + 1;
@@ -92,4 +94,26 @@ export function roundHeadline(events, view, me) {
     }
   }
   return { title, lines, winner };
+}
+
+/** The final scores: per game with four in a row, else tan cards and (with Bluffo on) Bluffo
+ * cards, each worth two; `fastOf(seat)` says whether to flag a seat as unusually fast. */
+export function finalScores(v, me, fastOf = () => false) {
+  const bluffo = Boolean(v.options?.bluffo);
+  const single = v.games > 1 ? null : v.outcome.games[0];
+  return h("table.results.scan-results", {},
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col" }, t("results.player")),
+      v.games > 1 ? v.outcome.games.map((g) => h("th", { scope: "col" }, t("scan.end.game_col", { game: g.game }), h("br"), h("small", {}, t(`scan.cat_lower.${g.category}`)))) : [
+        h("th", { scope: "col" }, t("scan.end.tan_col")),
+        bluffo ? h("th", { scope: "col" }, t("scan.end.bluffo_col")) : null,
+      ],
+      h("th", { scope: "col" }, t("scan.end.total")))),
+    h("tbody", {}, v.seats.map((s, seat) => h(`tr${seat === me ? ".is-me" : ""}`, { dataset: { seat } },
+      h("th", { scope: "row" }, h("span.dot", { style: { "--hue": seatHue(seat) } }), nameOf(v, seat, me),
+        fastOf(seat) ? h("span.flag-fast", { title: t("scan.end.fast_title") }, t("scan.end.fast")) : null),
+      v.games > 1 ? v.outcome.games.map((g) => h("td", { title: t("scan.end.breakdown", { won: g.tan[seat], bluffo: g.bluffo[seat] }) }, g.scores[seat]))
+        : [h("td", {}, single?.tan[seat] ?? s.won.length),
+          bluffo ? h("td", {}, t("scan.end.bluffo_cell", { n: single?.bluffo[seat] ?? s.bluffo })) : null],
+      h("td.total", {}, v.outcome.scores[seat])))));
 }

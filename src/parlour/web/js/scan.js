@@ -6,11 +6,11 @@
 import "./i18n-scan.js";
 import { nameOf } from "./describe.js";
 import { $, fill, h, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { player } from "./net.js";
 import { ranking, seatHue, winnerLine } from "./render.js";
 import { CATS, cardSvg, loadSprite, quarterIcon, words } from "./scan-cards.js";
-import { claimantOf, describeScan, roundHeadline } from "./scan-text.js";
+import { claimantOf, describeScan, finalScores, roundHeadline } from "./scan-text.js";
 import { createSeating, newTable, otherSeats, tableId } from "./seating.js";
 
 const CB_KEY = "parlour.colourBlind";
@@ -534,20 +534,21 @@ function renderGrid(v) {
     el.classList.toggle("is-wrong", wrong.length > 0);
     el.classList.toggle("is-mine", mineWaiting === i);
     el.setAttribute("aria-disabled", String(!canTouch(v)));
+    // the mark's words are drawn by CSS (attr(data-text)): the card's accessible name says them
     const mark = el.querySelector(".card-mark");
     const who = (e) => nameOf(v, e.seat, me());
     if (won) {
-      mark.textContent = `${i + 1} ✓ ${who(won)}`;
+      mark.dataset.text = `${i + 1} ✓ ${who(won)}`;
       extra.push(`${who(won)} ✓`);
     } else if (wrong.length) {
-      mark.textContent = `${i + 1} ✗ ${wrong.map(who).join(", ")}`;
+      mark.dataset.text = `${i + 1} ✗ ${wrong.map(who).join(", ")}`;
       extra.push(...wrong.map((e) => `${who(e)} ✗`));
     } else if (match === i) {
-      mark.textContent = `${i + 1} · ${t("scan.blue_card_match")}`;
+      mark.dataset.text = `${i + 1} · ${t("scan.blue_card_match")}`;
     } else if (mineWaiting === i) {
-      mark.textContent = `${i + 1} …`;
+      mark.dataset.text = `${i + 1} …`;
     } else {
-      mark.textContent = "";
+      delete mark.dataset.text;
     }
     if (match === i) extra.push(t("scan.blue_card_match"));
     if (mineWaiting === i) extra.push(t("scan.blue_card_touched"));
@@ -672,24 +673,11 @@ function showEnd(v) {
   const dialog = $("results-dialog");
   const times = myTimes();
   const close = () => dialog.close();
-  const seatsBox = h("table.results.scan-results", {},
-    h("thead", {}, h("tr", {},
-      h("th", { scope: "col" }, t("results.player")),
-      v.games > 1 ? v.outcome.games.map((g) => h("th", { scope: "col" }, t("scan.end.game_col", { game: g.game }), h("br"), h("small", {}, t(`scan.cat_lower.${g.category}`)))) : [
-        h("th", { scope: "col" }, t("scan.seat.won", { n: "" }).trim()),
-        h("th", { scope: "col" }, "Bluffo"),
-      ],
-      h("th", { scope: "col" }, t("scan.end.total")))),
-    h("tbody", {}, v.seats.map((s, seat) => h(`tr${seat === me() ? ".is-me" : ""}`, {},
-      h("th", { scope: "row" }, h("span.dot", { style: { "--hue": seatHue(seat) } }), nameOf(v, seat, me()),
-        fastOf(seat) ? h("span.flag-fast", { title: t("scan.end.fast_title") }, t("scan.end.fast")) : null),
-      v.games > 1 ? v.outcome.games.map((g) => h("td", { title: t("scan.end.breakdown", { won: g.tan[seat], bluffo: g.bluffo[seat] }) }, g.scores[seat]))
-        : [h("td", {}, v.outcome.games[0]?.tan[seat] ?? s.won.length), h("td", {}, `${v.outcome.games[0]?.bluffo[seat] ?? s.bluffo} × 2`)],
-      h("td.total", {}, v.outcome.scores[seat])))));
+  const seatsBox = finalScores(v, me(), fastOf);
   const rt = ui.seat === null ? null : h("section.rt-summary", { id: "rt-summary" },
     h("h3", {}, t("scan.end.your_rt")),
-    times.n ? h("p", {}, h("strong", {}, t(times.n === 1 ? "scan.end.rt_summary_one" : "scan.end.rt_summary", { median: times.median, best: times.best, n: times.n })),
-      times.wrong ? ` · ${t(times.wrong === 1 ? "scan.end.rt_wrong_one" : "scan.end.rt_wrong", { n: times.wrong })}` : "")
+    times.n ? h("p", {}, h("strong", {}, tn("scan.end.rt_summary", times.n, { median: times.median, best: times.best })),
+      times.wrong ? ` · ${tn("scan.end.rt_wrong", times.wrong)}` : "")
       : h("p", {}, t("scan.end.rt_none")));
   const fast = ui.fairPlay.length ? h("section.fair-play", { id: "fair-play", role: "note" },
     h("h3", {}, t("scan.end.fast_heading")),

@@ -38,8 +38,9 @@ export async function newTable(event, setup) {
   }
 }
 
-/** The invite links, each with a copy button; `withWatch` adds the spectator link. */
-export function inviteBox(withWatch = false) {
+/** The invite links, each with a copy button; `withWatch` adds the spectator link, `watchOnly`
+ * gives only that one. */
+export function inviteBox(withWatch = false, watchOnly = false) {
   const link = (suffix) => `${location.origin}/t/${encodeURIComponent(tableId)}${suffix}`;
   const row = (value, id) => {
     const input = h("input.invite-link", { value, readonly: true, id, "aria-label": t("wait.invite"), onfocus: (e) => e.target.select() });
@@ -53,6 +54,7 @@ export function inviteBox(withWatch = false) {
       e.target.textContent = t("wait.copied");
     } }, t("wait.copy")));
   };
+  if (watchOnly) return h("div.invite-box", {}, row(link("?watch"), "watch-link"));
   return h("div.invite-box", {}, row(link(""), "invite-link"),
     withWatch ? [h("p.muted", {}, t("wait.spectate")), row(link("?watch"), "watch-link")] : null);
 }
@@ -195,9 +197,13 @@ export function createSeating(ui, { onMessage, onWelcome = null, connecting = "s
     });
     $("btn-invite").addEventListener("click", () => {
       const dialog = $("invite-dialog");
+      // Only a seat still open can be taken: otherwise whoever opens the link watches.
+      const v = ui.view;
+      const open = Boolean(v && !v.started && v.seat_info.some((s) => s.kind === "open"));
       fill(dialog, h("div.dialog-head", {}, h("h2", { id: "invite-title" }, t("top.invite")),
         h("button.icon-btn", { type: "button", "aria-label": t("help.close"), onclick: () => dialog.close() }, "×")),
-      h("p", {}, t("wait.invite")), inviteBox(true));
+      open ? [h("p", {}, t("wait.invite")), inviteBox(true)]
+        : [h("p", {}, t(v?.started ? "invite.started" : "invite.full")), inviteBox(false, true)]);
       dialog.showModal();
     });
   }

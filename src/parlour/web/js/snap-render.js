@@ -4,7 +4,7 @@
 
 import { nameOf } from "./describe.js";
 import { h } from "./dom.js";
-import { listNames, ordinal, t } from "./i18n.js";
+import { capitalised, inSentence, listNames, ordinal, t, tn } from "./i18n.js";
 
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const FACES = new Set(["J", "Q", "K"]);
@@ -131,8 +131,13 @@ function whyText(reason) {
   return t(`snap.why.${reason}`);
 }
 
+/** Names for the middle of a sentence: the viewer is "you". */
+function names(view, seats, me) {
+  return listNames(seats.map((s) => inSentence(nameOf(view, s, me))));
+}
+
 function outNames(view, seats, me) {
-  return { names: listNames(seats.map((s) => nameOf(view, s, me))), verb: seats.length > 1 || seats.includes(me) ? t("snap.verb.are") : t("snap.verb.is") };
+  return { names: capitalised(names(view, seats, me)), verb: seats.length > 1 || seats.includes(me) ? t("snap.verb.are") : t("snap.verb.is") };
 }
 
 /** One public event in words (for the log and the screen reader). */
@@ -149,7 +154,7 @@ export function describe(event, view, me) {
     case "win":
       return t("snap.log.win", { who: name(event.seat), n: event.cards });
     case "tie":
-      return t("snap.log.tie", { names: listNames(event.seats.map(name)) });
+      return t("snap.log.tie", { names: names(view, event.seats, me) });
     case "void":
       return t("snap.log.void");
     case "out":
@@ -177,7 +182,7 @@ export function banner(event, view, me) {
       if (event.seat === me) kind = "win-you";
       break;
     case "tie":
-      text = t("snap.banner.tie", { names: listNames(event.seats.map(name)) });
+      text = t("snap.banner.tie", { names: names(view, event.seats, me) });
       break;
     case "void":
       text = t("snap.banner.void");
@@ -203,7 +208,7 @@ export function banner(event, view, me) {
     calls ? h("p.banner-calls", {}, calls.map((c, i) => [
       i ? h("span.sep", { "aria-hidden": "true" }, " — ") : null,
       h(`span.rt${c.seat === me ? ".rt-me" : ""}${i === 0 ? ".rt-first" : ""}`, { style: { "--hue": seatHue(c.seat) } },
-        h("span.rt-name", {}, lowerYou(view, c.seat, me)), " ", h("b", {}, t("snap.ms", { n: c.rt_ms }))),
+        h("span.rt-name", {}, i ? lowerYou(view, c.seat, me) : capitalised(lowerYou(view, c.seat, me))), " ", h("b", {}, t("snap.ms", { n: c.rt_ms }))),
     ])) : null);
 }
 
@@ -235,7 +240,7 @@ export function reactionSummary(stats) {
       h("div.rt-fig", {}, h("span.rt-num", {}, stats.median), h("span.rt-unit", {}, "ms"), h("span.rt-cap", {}, "median")),
       h("div.rt-fig.best", {}, h("span.rt-num", {}, stats.best), h("span.rt-unit", {}, "ms"), h("span.rt-cap", {}, "best"))),
     h("p.rt-line.sr-only", {}, t("snap.results.rt", { median: stats.median, best: stats.best })),
-    h("p", {}, t("snap.results.races", { n: stats.races, won: stats.won })),
+    h("p", {}, tn("snap.results.races", stats.races, { won: stats.won })),
     h("p.muted.small", {}, t("snap.results.rt_note")));
 }
 

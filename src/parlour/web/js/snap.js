@@ -5,7 +5,7 @@
 import "./i18n-snap.js";
 import { nameOf } from "./describe.js";
 import { $, fill, h, toast } from "./dom.js";
-import { listNames, t } from "./i18n.js";
+import { capitalised, listNames, t } from "./i18n.js";
 import { player } from "./net.js";
 import { createSeating, newTable, otherSeats, seatOrder } from "./seating.js";
 import {
@@ -13,6 +13,8 @@ import {
   reactionSummary, seatHue, seatTile, pot, topCard, winnerLine,
 } from "./snap-render.js";
 
+/** A touch screen with no hovering pointer: no keyboard hints in the words. */
+const TOUCH = matchMedia("(hover: none) and (pointer: coarse)");
 const BANNER_MS = 4500; // wall ms a decision stays in the middle of the table
 const FLASH_MS = 900;
 
@@ -139,17 +141,27 @@ function render() {
   tick();
 }
 
+// The banner is a polite live region: screen readers hear who called and who won each race.
+// It is filled only when what it says changes (a refill would be read again).
 function renderBanner(v) {
   const el = $("banner");
   const b = ui.banner;
   const live = b && (performance.now() - b.at < BANNER_MS || b.event.type === "end" || v.outcome);
   if (v.race && !v.outcome) {
-    const names = v.race.callers.map((s) => (s === ui.seat ? t("snap.you") : nameOf(v, s, ui.seat)));
-    fill(el, h("div.banner-card.b-race", {}, h("p.banner-text", {}, t("snap.race_by", { names: listNames(names) })),
-      h("p.banner-calls", {}, t("snap.status.race"))));
+    const key = `race ${v.seq} ${v.race.callers.join(",")}`;
+    if (el.dataset.key !== key) {
+      const names = v.race.callers.map((s) => (s === ui.seat ? t("snap.you") : nameOf(v, s, ui.seat)));
+      fill(el, h("div.banner-card.b-race", {}, h("p.banner-text", {}, t("snap.race_by", { names: capitalised(listNames(names)) })),
+        h("p.banner-calls", {}, t("snap.status.race"))));
+      el.dataset.key = key;
+    }
     el.className = "banner show";
   } else if (live) {
-    fill(el, banner(b.event, v, ui.seat));
+    const key = JSON.stringify(b.event);
+    if (el.dataset.key !== key) {
+      fill(el, banner(b.event, v, ui.seat));
+      el.dataset.key = key;
+    }
     el.className = "banner show";
   } else {
     el.className = "banner";
@@ -193,7 +205,7 @@ function statusText(v) {
   if (v.flipping !== null && v.flipping !== undefined) { // N3: the card appears after a short random pause
     return t(v.flipping === ui.seat ? "snap.status.flipping_you" : "snap.status.flipping", { name: turnName });
   }
-  if (canFlip()) return t("snap.status.your_turn");
+  if (canFlip()) return t(TOUCH.matches ? "snap.status.your_turn_touch" : "snap.status.your_turn");
   if (v.turn === ui.seat) return t("snap.status.your_turn_soon");
   return t("snap.status.their_turn", { name: turnName });
 }
@@ -226,12 +238,11 @@ function renderMe(v) {
     h("div.my-cards", {},
       h("div.my-stock", { title: t("snap.stock_n", { n: s.stock }), "aria-label": `${t("snap.my_stock")}: ${t("snap.stock_n", { n: s.stock })}`, role: "img" },
         cardBack(s.stock), h("span.cap", {}, t("snap.stock"))),
-      h("div.my-pile", { "aria-label": `${t("snap.my_pile")}: ${s.top ? cardName(s.top) : t("snap.no_pile")}, ${t("snap.pile_n", { n: s.pile })}` },
+      h("div.my-pile", { role: "group", "aria-label": `${t("snap.my_pile")}: ${s.top ? cardName(s.top) : t("snap.no_pile")}, ${t("snap.pile_n", { n: s.pile })}` },
         topCard(s.top, ui.seat, ""), h("span.cap", {}, t("snap.pile_n", { n: s.pile })))));
   const flipBtn = $("flip-btn");
   flipBtn.disabled = !mine || ui.flipPending === v.seq;
   flipBtn.classList.toggle("ready", mine && ui.flipPending !== v.seq);
-  flipBtn.setAttribute("aria-label", t("snap.flip_label"));
   $("my-timer").dataset.timer = myTurn ? ui.seat : "";
   $("my-timer").classList.toggle("on", myTurn);
   const snapBtn = $("snap-btn");
@@ -359,7 +370,7 @@ function announce(events, turnNow) {
   const lines = [];
   for (const e of events) {
     if (e.type === "flip") lines.push(t("snap.announce.flip", { who: nameOf(ui.view, e.seat, ui.seat), card: cardName(e.card) }));
-    else if (bannerWorthy(e)) lines.push(describe(e, ui.view, ui.seat));
+    // decisions, false calls, eliminations: the banner (a live region) says them
   }
   if (turnNow) lines.push(t("snap.status.your_turn"));
   if (lines.length) $("sr-announce").textContent = lines.slice(-3).join(". ");

@@ -14,7 +14,7 @@ import { countdown, onLowTime, setTimers } from "./turn-timer.js";
 const ui = {
   seat: null, role: null, host: false, settings: { anim_ms: 450 },
   view: null, actions: [], presence: [], idx: null,
-  sel: null, scout: null, ssIntent: false, pending: null,
+  sel: null, scout: null, ssIntent: false, pending: null, refusals: {},
   rounds: new Map(), socket: null, finalShown: false,
 };
 const seating = createSeating(ui, {
@@ -68,6 +68,16 @@ function toggleCard(i) {
   else if (i === s.b) ui.sel = { a: s.a, b: i - 1 };
   else ui.sel = { a: i, b: i };
   render();
+  const why = whyNot();
+  if (why) $("sr-announce").textContent = why;
+}
+
+/** Why the selected cards cannot be shown, in words: the server's reason (the engine's
+ * `refusals`), or null. */
+function whyNot() {
+  if (!ui.sel || selectionLegal()) return null;
+  const reason = ui.refusals[`${ui.sel.a}:${ui.sel.b - ui.sel.a + 1}`];
+  return reason ? t(`act.why.${reason}`) : null;
 }
 
 function selectionLegal() {
@@ -235,8 +245,11 @@ function renderHand(v) {
     const selected = ui.sel && i >= ui.sel.a && i <= ui.sel.b;
     if (interactive && !scouting) {
       const classes = [selected ? "selected" : "", ui.idx.playable.has(i) ? "playable" : ""].filter(Boolean).join(".");
+      const [up, down] = hand[i];
+      const label = t("card.label", { up, down });
       items.push(card(hand[i], { tag: "button", cls: classes, attrs: {
         type: "button", "aria-pressed": String(Boolean(selected)), dataset: { key: `card-${i}`, i },
+        "aria-label": ui.idx.playable.has(i) ? t("card.playable", { label }) : label,
         onclick: () => toggleCard(i),
       } }));
     } else {
@@ -251,18 +264,42 @@ function renderHand(v) {
 }
 
 // Overlap the cards just enough for the whole hand to fit the width (a long hand on a phone).
+// When that is not enough, the hand goes "tight": the places to insert a scouted card lie over
+// the cards' edges instead of between them, and the cards shrink (down to 65 %) until more than
+// half of each one shows (a card to select) or 40 % (while scouting, when only places are pressed).
 function fitHand(box) {
+  for (const name of ["--overlap", "--cw", "--ch", "--slot-w", "--hand-gap"]) box.style.removeProperty(name);
+  box.classList.remove("tight");
   const cards = box.querySelectorAll(":scope > .card");
-  box.style.removeProperty("--overlap");
   if (cards.length < 2) return;
+  const n = cards.length;
   const width = cards[0].offsetWidth;
   const gap = parseFloat(getComputedStyle(box).columnGap) || 0;
-  const slots = [...box.querySelectorAll(":scope > .slot")].reduce((sum, el) => sum + el.offsetWidth + gap, 0);
+  const slotList = [...box.querySelectorAll(":scope > .slot")];
+  const slots = slotList.reduce((sum, el) => sum + el.offsetWidth + gap, 0);
   const room = box.clientWidth - 16 - slots;
-  const need = cards.length * (width + gap) - gap;
+  const need = n * (width + gap) - gap;
   if (need <= room) return;
-  const overlap = Math.min(width * 0.42, (need - room) / (cards.length - 1)); // more than half shows
-  box.style.setProperty("--overlap", `${-Math.ceil(overlap)}px`);
+  const overlapBy = (w, space) => Math.max(0, (n * (w + gap) - gap - space) / (n - 1));
+  if (overlapBy(width, room) <= width * 0.42 && !slotList.length) {
+    box.style.setProperty("--overlap", `${-Math.ceil(overlapBy(width, room))}px`);
+    return;
+  }
+  box.classList.add("tight");
+  const ends = slotList.length ? 2 * (slotList[0].offsetWidth + gap) : 0;
+  const space = box.clientWidth - 16 - ends;
+  const cap = slotList.length ? 0.6 : 0.42;
+  let w = width;
+  if (overlapBy(w, space) > w * cap) {
+    w = Math.max(width * 0.65, (space - (n - 1) * gap) / (n - (n - 1) * cap));
+    const style = getComputedStyle(box);
+    const ratio = w / width;
+    box.style.setProperty("--cw", `${(parseFloat(style.getPropertyValue("--cw")) * ratio).toFixed(1)}px`);
+    box.style.setProperty("--ch", `${(parseFloat(style.getPropertyValue("--ch")) * ratio).toFixed(1)}px`);
+  }
+  box.style.setProperty("--overlap", `${-Math.ceil(Math.min(w * cap, overlapBy(w, space)))}px`);
+  box.style.setProperty("--hand-gap", `${gap}px`);
+  if (slotList.length) box.style.setProperty("--slot-w", `${slotList[0].offsetWidth}px`);
 }
 
 function renderTray(v) {
@@ -297,13 +334,16 @@ function renderActionBar(v) {
   const n = ui.sel ? ui.sel.b - ui.sel.a + 1 : 0;
   const showLabel = !ui.sel ? t("act.show") : legal ? t("act.show_n", { n }) : t("act.show_cannot");
   const canSS = !v.pending_scout_show && anyOpen(ui.idx.ss);
+  const why = whyNot();
   fill(bar,
-    h("p.hint", {}, v.pending_scout_show ? t("act.hint_select_ss") : t("act.hint_select")),
+    why ? h("p.hint.why", { id: "show-why" }, why)
+      : h("p.hint", {}, v.pending_scout_show ? t("act.hint_select_ss") : t("act.hint_select")),
     h("div.bar-buttons", {},
       canSS ? h("button.btn.ss", { type: "button", "aria-pressed": String(ui.ssIntent), dataset: { key: "ss-intent" },
         disabled: Boolean(ui.pending), onclick: () => { ui.ssIntent = !ui.ssIntent; ui.sel = null; render(); } }, t("act.scout_show")) : null,
       ui.sel ? h("button.btn.ghost", { type: "button", dataset: { key: "clear" }, onclick: () => { ui.sel = null; render(); } }, t("act.clear")) : null,
       h("button.btn.primary.show-btn", { type: "button", disabled: !legal || Boolean(ui.pending), dataset: { key: "show" },
+        "aria-describedby": why ? "show-why" : null,
         onclick: () => act({ type: "show", start: ui.sel.a, length: ui.sel.b - ui.sel.a + 1 }) },
       ui.pending ? t("act.sending") : showLabel)));
 }
@@ -372,6 +412,7 @@ function onState(msg) {
   if (!imAway()) ui.backSent = false;
   ui.presence = msg.presence;
   ui.idx = index(msg.actions);
+  ui.refusals = msg.refusals ?? {};
   if (changed) {
     ui.sel = null;
     ui.scout = null;
