@@ -1,10 +1,34 @@
-"""Writing a golden file only on purpose: ``make golden`` compares, ``--write`` overwrites."""
+"""The golden-file comparison every game's golden playthrough test uses, and writing a golden file
+only on purpose (``make golden`` compares, ``--write`` overwrites)."""
 
 from __future__ import annotations
 
 import difflib
 import sys
 from pathlib import Path
+
+
+def assert_golden(path: Path, actual: str, game: str) -> None:
+    """Raise ``AssertionError`` with a readable diff if ``actual`` differs from the file."""
+    expected = path.read_text()
+    if actual == expected:
+        return
+    diff = "".join(
+        list(
+            difflib.unified_diff(
+                expected.splitlines(keepends=True),
+                actual.splitlines(keepends=True),
+                "golden",
+                "now",
+                n=1,
+            )
+        )[:60]
+    )
+    raise AssertionError(
+        f"the {game.upper()} rules changed the golden playthrough; if that is deliberate, review "
+        f"the diff and overwrite it with 'make golden GOLDEN_ARGS=\"--write\"':\n"
+        f"{diff}"
+    )
 
 
 def write_or_check(path: Path, text: str, argv: list[str]) -> int:
