@@ -230,7 +230,10 @@ def test_a_flood_before_hello_is_rate_limited_then_closed(server: LiveServer) ->
     codes = [m["code"] for m in got]
     # Closed by the flood limit (4429), or on a loaded machine by the hello deadline first (4408)
     assert code in (4429, 4408) and "rate_limited" in codes, (code, codes[-3:])
-    assert len(got) < 200
+    if code == 4429:  # cut off before the flood ran out
+        assert len(got) < 200
+    else:  # the server read the flood slowly enough to refill a token now and then
+        assert codes[-1] == "hello_first"
 
 
 # ------------------------------------------------------------------------- spectators
