@@ -13,7 +13,9 @@ from tests.server.live import LiveServer
 
 DESKTOP = {"width": 1366, "height": 820}
 PHONE = {"width": 390, "height": 844}
-TIMERS = {"PARLOUR_TURN_TIMER_S": "6", "PARLOUR_FLIP_TIMER_S": "4", "PARLOUR_HOST_AWAY_S": "1.5"}
+TIMERS = {"PARLOUR_TURN_TIMER_S": "20", "PARLOUR_FLIP_TIMER_S": "4", "PARLOUR_HOST_AWAY_S": "1.5"}
+"""Bo goes away on the flip timer; the turn timer is long enough that the scripted players'
+turns (several clicks each) never run out on a busy machine."""
 
 
 def _table_for_two(browser: Any, server: LiveServer, bot: bool) -> tuple[Any, Any, list[Any]]:
