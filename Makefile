@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test lint bench bench-bots load load-flood fair golden pictures clean
+.PHONY: serve test lint bench bench-bots bench-rl load load-flood fair golden pictures clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -44,6 +44,11 @@ load-flood: $(STAMP)
 FAIR_ARGS ?=
 fair: $(STAMP)
 	$(PY) bench/fair.py $(FAIR_ARGS)
+
+# The research interfaces' throughput beside the engine's (one core), ends with
+# `scout engine: <N> moves/s` and `scout rl: <N> steps/s` lines.
+bench-rl: $(STAMP)
+	$(PY) bench/bench_rl.py
 
 bench-bots: $(STAMP)
 	$(PY) bench/bench_bots.py snap --games 1000

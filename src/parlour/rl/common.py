@@ -14,12 +14,12 @@ REWARDS = ("score", "win")
 def check_index(
     action: Any,
     size: int,
-    legal: Collection[int] | None,
+    legal: Collection[int] | np.ndarray[Any, np.dtype[np.int8]] | None,
     describe: Callable[[int], str],
     agent: str,
 ) -> int:
     """``action`` as an index into an action space of ``size`` actions, checked against the
-    ``legal`` indices (``None``: every index is legal).
+    ``legal`` indices, or a 0/1 mask over the space (``None``: every index is legal).
 
     Raises ``ValueError`` naming the action and the number of legal actions.
     """
@@ -31,12 +31,20 @@ def check_index(
     index = int(action)
     if not 0 <= index < size:
         raise ValueError(f"action {index} is outside the action space 0..{size - 1}")
-    if legal is not None and index not in legal:
-        raise ValueError(
-            f"action {index} ({describe(index)}) is not legal for {agent} now: "
-            f"{len(legal)} legal actions (see the action mask)"
-        )
-    return index
+    if legal is None:
+        return index
+    if isinstance(legal, np.ndarray):
+        if legal[index]:
+            return index
+        count = int(legal.sum())
+    elif index in legal:
+        return index
+    else:
+        count = len(legal)
+    raise ValueError(
+        f"action {index} ({describe(index)}) is not legal for {agent} now: "
+        f"{count} legal actions (see the action mask)"
+    )
 
 
 def game_seed(rng: np.random.Generator) -> int:

@@ -75,20 +75,19 @@ class ScoutSingleEnv(gym.Env[dict[str, Any], Any]):
         self.action_space = spaces.Discrete(codec.N_ACTIONS)
         self.state: State | None = None
         self.seat = 0 if seat is None else seat
-        self._legal: list[int] = []
+        self._mask = np.zeros(codec.N_ACTIONS, dtype=np.int8)
         self._rngs: list[random.Random] = []
 
     def _obs(self) -> dict[str, Any]:
         assert self.state is not None
-        mask = np.zeros(codec.N_ACTIONS, dtype=np.int8)
-        mask[self._legal] = 1
-        return {"observation": codec.observe(self.state, self.seat), "action_mask": mask}
+        return {
+            "observation": codec.observe(self.state, self.seat),
+            "action_mask": self._mask.copy(),
+        }
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
         """The legal actions now as booleans (the convention of maskable PPO implementations)."""
-        mask = np.zeros(codec.N_ACTIONS, dtype=bool)
-        mask[self._legal] = True
-        return mask
+        return self._mask.astype(bool)
 
     def _advance(self) -> None:
         # Let the bots play until it is this seat's turn or the game is over.
@@ -106,7 +105,10 @@ class ScoutSingleEnv(gym.Env[dict[str, Any], Any]):
             action = self.bots[entry].choose(view(state, seat), legal, self._rngs[entry])
             state = apply(state, seat, action)
         self.state = state
-        self._legal = codec.legal_indices(state, self.seat) if outcome(state) is None else []
+        if outcome(state) is None:
+            self._mask = codec.mask_of(codec.legal_array(state, self.seat))
+        else:
+            self._mask = np.zeros(codec.N_ACTIONS, dtype=np.int8)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -126,7 +128,7 @@ class ScoutSingleEnv(gym.Env[dict[str, Any], Any]):
         if outcome(self.state) is not None:
             raise RuntimeError("the game is over: call reset()")
         try:
-            index = check_index(action, codec.N_ACTIONS, self._legal, codec.describe, "the seat")
+            index = check_index(action, codec.N_ACTIONS, self._mask, codec.describe, "the seat")
         except ValueError:
             if self.illegal == "raise":
                 raise

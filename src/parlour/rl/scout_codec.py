@@ -127,35 +127,35 @@ ACTIONS, _BY_ID = _build_actions()
 """``ACTIONS[i]``: the engine action with index ``i``."""
 
 
+def legal_array(state: State, seat: int) -> npt.NDArray[np.intp]:
+    """The indices of ``seat``'s legal actions, in the engine's order, as an array."""
+    legal = legal_actions(state, seat)
+    try:  # the engine hands out interned actions: look them up by identity
+        return np.fromiter(map(_BY_ID.__getitem__, map(id, legal)), np.intp, len(legal))
+    except KeyError:
+        return np.array([action_index(action) for action in legal], dtype=np.intp)
+
+
 def legal_indices(state: State, seat: int) -> list[int]:
     """The indices of ``seat``'s legal actions, in the engine's order."""
-    by_id = _BY_ID
-    out = []
-    for action in legal_actions(state, seat):
-        idx = by_id.get(id(action))
-        out.append(action_index(action) if idx is None else idx)
-    return out
+    return [int(i) for i in legal_array(state, seat)]
+
+
+def mask_of(legal: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
+    """The 0/1 mask over the action space with ones at ``legal``."""
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    mask[legal] = 1
+    return mask
 
 
 def action_mask(state: State, seat: int) -> npt.NDArray[np.int8]:
     """A 0/1 vector over the action space: 1 for each legal action of ``seat``."""
-    mask = np.zeros(N_ACTIONS, dtype=np.int8)
-    mask[legal_indices(state, seat)] = 1
-    return mask
+    return mask_of(legal_array(state, seat))
 
 
-def _put_cards(
-    out: npt.NDArray[np.float32], offset: int, cards: tuple[tuple[int, int], ...]
-) -> None:
-    # Each card: present at +0, up one-hot at +1..+10, down one-hot at +11..+20.
-    if not cards:
-        return
-    base = offset + CARD_WIDTH * np.arange(len(cards))
-    ups = np.fromiter((c[0] for c in cards), dtype=np.intp, count=len(cards))
-    downs = np.fromiter((c[1] for c in cards), dtype=np.intp, count=len(cards))
-    out[base] = 1.0
-    out[base + ups] = 1.0
-    out[base + 10 + downs] = 1.0
+_TAIL = LAYOUT["active_kind"][0]
+_HIGH = OBS_HIGH
+_ACTIVE = LAYOUT["active_show"][0]
 
 
 def observe(state: State, seat: int) -> npt.NDArray[np.float32]:
@@ -165,54 +165,71 @@ def observe(state: State, seat: int) -> npt.NDArray[np.float32]:
     out = np.zeros(OBS_SIZE, dtype=np.float32)
     n = len(state.hands)
     hand = state.hands[seat]
-    if len(hand) > HAND_SLOTS or len(state.active) > MAX_GROUP:
-        raise ValueError("a hand or show is too long for the encoding")
-    _put_cards(out, 0, hand)
     active = state.active
-    off = LAYOUT["active_show"][0]
-    _put_cards(out, off, active)
-    off = LAYOUT["active_kind"][0]
+    if len(hand) > HAND_SLOTS or len(active) > MAX_GROUP:
+        raise ValueError("a hand or show is too long for the encoding")
+    # The cards: the positions of their ones, per card present, up and down (see CARD_WIDTH).
+    ones = [
+        b + k
+        for i, (up, down) in enumerate(hand)
+        for b in (i * CARD_WIDTH,)
+        for k in (0, up, 10 + down)
+    ]
+    ones += [
+        b + k
+        for i, (up, down) in enumerate(active)
+        for b in (_ACTIVE + i * CARD_WIDTH,)
+        for k in (0, up, 10 + down)
+    ]
+    out[ones] = 1.0
+    # Everything after the cards, as one list (see _SECTIONS).
     k = len(active)
     if k:
-        out[off] = k / 10
-        key = state.active_key
-        if k >= 2 and key & 16:
-            out[off + 1] = 1.0
-        elif k >= 2:
-            out[off + 2] = 1.0
+        is_set = k >= 2 and bool(state.active_key & 16)
+        tail = [k / 10, float(is_set), float(k >= 2 and not is_set), 0.0]
     else:
-        out[off + 3] = 1.0
-    off = LAYOUT["owner"][0]
-    owner = state.owner
-    if owner is None or not active:
-        out[off + MAX_SEATS] = 1.0
+        tail = [0.0, 0.0, 0.0, 1.0]
+    owner = [0.0] * (MAX_SEATS + 1)
+    if state.owner is None or not k:
+        owner[MAX_SEATS] = 1.0
     else:
-        out[off + (owner - seat) % n] = 1.0
-    off = LAYOUT["seats"][0]
-    play = state.phase == PLAY_PHASE
-    for s in range(n):
-        b = off + ((s - seat) % n) * SEAT_WIDTH
-        out[b] = 1.0
-        out[b + 1] = len(state.hands[s]) / 12
-        out[b + 2] = len(state.piles[s]) / 12
-        out[b + 3] = min(state.chips[s] / 12, OBS_HIGH)
-        out[b + 4] = state.scout_show[s]
-        out[b + 5] = state.flips[s] is not None
-        out[b + 6] = max(OBS_LOW, min(OBS_HIGH, state.totals[s] / 25))
-        out[b + 7] = (play and s == state.turn) or (
-            state.phase == FLIP_PHASE and state.flips[s] is None
-        )
-    off = LAYOUT["phase"][0]
-    out[off] = state.phase == FLIP_PHASE
-    out[off + 1] = play
-    out[off + 2] = state.pending
-    out[off + 3] = state.scouts / 4
-    if state.phase != FLIP_PHASE and not play:  # game over: no phase flag
-        out[off + 1] = 0.0
-    out[LAYOUT["round"][0] + min(state.round, MAX_SEATS - 1)] = 1.0
-    out[LAYOUT["players"][0] + n - 2] = 1.0
-    out[LAYOUT["set_aside"][0]] = len(state.set_aside) / 22
-    np.clip(out, OBS_LOW, OBS_HIGH, out=out)
+        owner[(state.owner - seat) % n] = 1.0
+    tail += owner
+    phase = state.phase
+    play = phase == PLAY_PHASE
+    flipping = phase == FLIP_PHASE
+    turn = state.turn
+    hands, piles, chips, shows, flips, totals = (
+        state.hands,
+        state.piles,
+        state.chips,
+        state.scout_show,
+        state.flips,
+        state.totals,
+    )
+    for r in range(MAX_SEATS):
+        if r >= n:
+            tail += [0.0] * SEAT_WIDTH
+            continue
+        s = (seat + r) % n
+        total = totals[s] / 25
+        tail += [
+            1.0,
+            len(hands[s]) / 12,
+            len(piles[s]) / 12,
+            min(chips[s] / 12, _HIGH),
+            float(shows[s]),
+            float(flips[s] is not None),
+            total if -_HIGH <= total <= _HIGH else (_HIGH if total > 0 else -_HIGH),
+            float((play and s == turn) or (flipping and flips[s] is None)),
+        ]
+    tail += [float(flipping), float(play), float(state.pending), state.scouts / 4]
+    rounds = [0.0] * MAX_SEATS
+    rounds[min(state.round, MAX_SEATS - 1)] = 1.0
+    players = [0.0] * 4
+    players[n - 2] = 1.0
+    tail += rounds + players + [len(state.set_aside) / 22]
+    out[_TAIL:] = tail
     return out
 
 

@@ -104,7 +104,7 @@ class raw_env(AECEnv):
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.final_scores = {}
         self._steps = 0
-        self._legal: list[int] = []
+        self._mask = np.zeros(codec.N_ACTIONS, dtype=np.int8)
         self._select()
 
     def _select(self) -> None:
@@ -112,14 +112,13 @@ class raw_env(AECEnv):
         seats = to_act(state)
         if seats:
             self.agent_selection = self.possible_agents[seats[0]]
-            self._legal = codec.legal_indices(state, seats[0])
+            self._mask = codec.mask_of(codec.legal_array(state, seats[0]))
 
     def observe(self, agent: str) -> dict[str, Any]:
         state = self.game
         seat = self._seat[agent]
-        if agent == self.agent_selection and self._legal:
-            mask = np.zeros(codec.N_ACTIONS, dtype=np.int8)
-            mask[self._legal] = 1
+        if agent == self.agent_selection and not self.terminations.get(agent, True):
+            mask = self._mask.copy()
         else:
             mask = codec.action_mask(state, seat)
         return {"observation": codec.observe(state, seat), "action_mask": mask}
@@ -129,7 +128,7 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        index = check_index(action, codec.N_ACTIONS, self._legal, codec.describe, agent)
+        index = check_index(action, codec.N_ACTIONS, self._mask, codec.describe, agent)
         state = self.game
         seat = self._seat[agent]
         before = state.totals

@@ -48,7 +48,7 @@ class VectorEnv:
         self.players = players
         self._rng = np.random.default_rng(seed)
         self.states: list[State] = []
-        self._legal: list[list[int]] = []
+        self._masks: npt.NDArray[np.int8] = np.zeros((0, codec.N_ACTIONS), dtype=np.int8)
         self.outcomes: list[dict[str, Any]] = []
 
     def _new(self) -> State:
@@ -61,15 +61,13 @@ class VectorEnv:
         obs = np.empty((n, codec.OBS_SIZE), dtype=np.float32)
         mask = np.zeros((n, codec.N_ACTIONS), dtype=np.int8)
         seats = np.empty(n, dtype=np.int64)
-        self._legal = []
         for i, state in enumerate(self.states):
             seat = to_act(state)[0]
             seats[i] = seat
-            legal = codec.legal_indices(state, seat)
-            self._legal.append(legal)
+            mask[i, codec.legal_array(state, seat)] = 1
             obs[i] = codec.observe(state, seat)
-            mask[i, legal] = 1
-        return obs, mask, seats
+        self._masks = mask
+        return obs, mask.copy(), seats
 
     def reset(
         self, seed: int | None = None
@@ -97,7 +95,7 @@ class VectorEnv:
             raise ValueError(f"{self.num_envs} actions needed, not {len(actions)}")
         indices = [
             check_index(a, codec.N_ACTIONS, legal, codec.describe, f"game {i}")
-            for i, (a, legal) in enumerate(zip(actions, self._legal, strict=True))
+            for i, (a, legal) in enumerate(zip(actions, self._masks, strict=True))
         ]
         rewards = np.zeros((self.num_envs, self.players), dtype=np.float32)
         done = np.zeros(self.num_envs, dtype=np.bool_)
