@@ -18,8 +18,8 @@ serve: $(STAMP)
 	$(VENV)/bin/parlour serve $(SERVE_ARGS)
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests bench
-	$(VENV)/bin/ruff format --check src tests bench
+	$(VENV)/bin/ruff check src tests bench examples
+	$(VENV)/bin/ruff format --check src tests bench examples
 	$(VENV)/bin/mypy
 
 test: lint

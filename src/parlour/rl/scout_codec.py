@@ -236,3 +236,40 @@ def observe(state: State, seat: int) -> npt.NDArray[np.float32]:
 def describe(index: int) -> str:
     """The action with index ``index`` in the engine's text form (``show 2 3``...)."""
     return str(ACTIONS[index])
+
+
+_PHASES = {"flip": FLIP_PHASE, "play": PLAY_PHASE}
+
+
+def observe_view(seen: dict[str, Any]) -> npt.NDArray[np.float32]:
+    """The observation vector from a seat's view (``parlour.games.scout.view``): the same
+    vector as :func:`observe` on the state the view was taken from, for bots, which receive
+    views only."""
+    from types import SimpleNamespace
+
+    from parlour.games.scout import group_key
+
+    seat = seen["seat"]
+    if seat is None:
+        raise ValueError("a spectator's view has no hand to encode")
+    seats = seen["seats"]
+    active = tuple((c[0], c[1]) for c in seen["active_show"])
+    hand = tuple((c[0], c[1]) for c in seen["hand"])
+    proxy = SimpleNamespace(
+        hands=tuple(hand if s == seat else ((0, 0),) * t["hand_size"] for s, t in enumerate(seats)),
+        piles=tuple(((0, 0),) * t["captured"] for t in seats),
+        chips=tuple(t["chips"] for t in seats),
+        scout_show=tuple(t["scout_show_available"] for t in seats),
+        flips=tuple(True if t["flip_decided"] else None for t in seats),
+        totals=tuple(t["total"] for t in seats),
+        active=active,
+        active_key=group_key([c[0] for c in active]),
+        owner=seen["owner"],
+        phase=_PHASES.get(seen["phase"], -1),
+        turn=seen["turn"],
+        pending=seen["pending_scout_show"],
+        scouts=seen["scouts_since_show"],
+        round=seen["round"] - 1,
+        set_aside=((0, 0),) * seen["set_aside_count"],
+    )
+    return observe(proxy, seat)  # type: ignore[arg-type]

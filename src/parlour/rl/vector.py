@@ -35,7 +35,8 @@ class VectorEnv:
     ``reset()`` and ``step()`` return batches: observations ``float32[num_envs, 1219]``, masks
     ``int8[num_envs, 820]``, the seat to act in each game; ``step`` adds the points each seat
     scored in that step ``float32[num_envs, players]`` and ``done``. ``outcomes`` collects the
-    results of finished games. An illegal action raises ``ValueError`` (naming the game)
+    results of finished games; ``finished`` maps the slots whose game ended in the latest step
+    to their results. An illegal action raises ``ValueError`` (naming the game)
     before any game changes.
     """
 
@@ -50,6 +51,7 @@ class VectorEnv:
         self.states: list[State] = []
         self._masks: npt.NDArray[np.int8] = np.zeros((0, codec.N_ACTIONS), dtype=np.int8)
         self.outcomes: list[dict[str, Any]] = []
+        self.finished: dict[int, dict[str, Any]] = {}
 
     def _new(self) -> State:
         return new_state({"players": self.players}, game_seed(self._rng))
@@ -99,6 +101,7 @@ class VectorEnv:
         ]
         rewards = np.zeros((self.num_envs, self.players), dtype=np.float32)
         done = np.zeros(self.num_envs, dtype=np.bool_)
+        self.finished = {}
         for i, (state, index) in enumerate(zip(self.states, indices, strict=True)):
             new = apply(state, to_act(state)[0], codec.ACTIONS[index])
             if new.totals is not state.totals:
@@ -107,6 +110,7 @@ class VectorEnv:
             if result is not None:
                 done[i] = True
                 self.outcomes.append(result)
+                self.finished[i] = result
                 new = self._new()
             self.states[i] = new
         obs, mask, seats = self._batch()
