@@ -149,3 +149,17 @@ def test_scan_with_bluffo_offers_the_slap() -> None:
         assert env.unwrapped.state().bluffos[0] == bluffos + no_match  # C10: right or not
         outcomes.add(no_match)
     assert outcomes == {True, False}
+
+
+def test_scan_observations_stay_in_their_space_through_a_bluffo_series() -> None:
+    env = scan_v0.parallel_env(players=3, bluffo=True, four_in_a_row=True)
+    obs, _ = env.reset(seed=9)
+    space = env.observation_space("player_0")
+    rng = np.random.default_rng(9)
+    reveals = 0
+    while env.agents:
+        assert all(space.contains(o) for o in obs.values())
+        n = env.action_space("player_0").n
+        obs, *_ = env.step({a: int(rng.integers(n)) for a in env.agents})
+        reveals += 1
+    assert reveals == 4 * 23 and env.unwrapped.state().results[-1].game == 3

@@ -52,7 +52,7 @@ SCAN_CARD = 4 * DESIGNS
 """A SCAN card: one-hot design (23) in each of the four categories."""
 SCAN_LAYOUT = 23
 SCAN_SEAT_WIDTH = 5
-"""Per seat: present, score this game/23, total of finished games/23, Bluffo cards/3, holds a
+"""Per seat: present, score this game/30, total of finished games/120, Bluffo cards/3, holds a
 tan card it could lose."""
 SCAN_OBS = SCAN_CARD + 4 + SCAN_LAYOUT * (1 + SCAN_CARD) + SCAN_SEATS * SCAN_SEAT_WIDTH + 6
 """The revealed tan card, the category one-hot, the layout (present + card per position),
@@ -267,8 +267,8 @@ class ScanRaces:
             c = b + ((s - seat) % n) * SCAN_SEAT_WIDTH
             out[c] = 1.0
             score = 0 if finished else state.score(s)
-            out[c + 1] = score / 23
-            out[c + 2] = state.totals[s] / 23
+            out[c + 1] = score / 30  # at most 20 tan cards and 3 Bluffo cards (2 points each)
+            out[c + 2] = state.totals[s] / 120  # four games (C13)
             out[c + 3] = state.bluffos[s] / 3
             out[c + 4] = bool(state.won[s])
         b += SCAN_SEATS * SCAN_SEAT_WIDTH

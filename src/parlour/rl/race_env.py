@@ -3,7 +3,6 @@ AEC form (PettingZoo's own ``parallel_to_aec``, which checks each action as it i
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
@@ -61,11 +60,9 @@ class RaceParallelEnv(ParallelEnv):
         self.state_: Any = None
         self.agents: list[str] = []
 
-    @functools.cache  # noqa: B019 (PettingZoo wants the same object back)
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self._obs_space
+        return self._obs_space  # the same object every time, as PettingZoo requires
 
-    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._act_space[agent]
 
