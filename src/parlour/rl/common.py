@@ -30,7 +30,15 @@ def check_index(
             raise ValueError(f"an action is an integer index, not {action!r}")
     index = int(action)
     if not 0 <= index < size:
-        raise ValueError(f"action {index} is outside the action space 0..{size - 1}")
+        if legal is None:
+            count = size
+        elif isinstance(legal, np.ndarray):
+            count = int(legal.sum())
+        else:
+            count = len(legal)
+        raise ValueError(
+            f"action {index} is outside the action space 0..{size - 1}: {count} legal actions"
+        )
     if legal is None:
         return index
     if isinstance(legal, np.ndarray):
