@@ -16,6 +16,7 @@ Actions (:data:`ACTIONS`, 820 in all)::
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -154,8 +155,23 @@ def action_mask(state: State, seat: int) -> npt.NDArray[np.int8]:
 
 
 _TAIL = LAYOUT["active_kind"][0]
+_HAND_BASES = np.arange(HAND_SLOTS, dtype=np.intp) * CARD_WIDTH
+_ACTIVE_BASES = LAYOUT["active_show"][0] + np.arange(MAX_GROUP, dtype=np.intp) * CARD_WIDTH
+
+
+def _put_cards(
+    out: npt.NDArray[np.float32],
+    cards: tuple[tuple[int, int], ...],
+    bases: npt.NDArray[np.intp],
+) -> None:
+    values = np.fromiter(chain.from_iterable(cards), np.intp, 2 * len(cards))
+    at = bases[: len(cards)]
+    out[at] = 1.0
+    out[at + values[0::2]] = 1.0
+    out[at + 10 + values[1::2]] = 1.0
+
+
 _HIGH = OBS_HIGH
-_ACTIVE = LAYOUT["active_show"][0]
 
 
 def observe(state: State, seat: int) -> npt.NDArray[np.float32]:
@@ -168,20 +184,11 @@ def observe(state: State, seat: int) -> npt.NDArray[np.float32]:
     active = state.active
     if len(hand) > HAND_SLOTS or len(active) > MAX_GROUP:
         raise ValueError("a hand or show is too long for the encoding")
-    # The cards: the positions of their ones, per card present, up and down (see CARD_WIDTH).
-    ones = [
-        b + k
-        for i, (up, down) in enumerate(hand)
-        for b in (i * CARD_WIDTH,)
-        for k in (0, up, 10 + down)
-    ]
-    ones += [
-        b + k
-        for i, (up, down) in enumerate(active)
-        for b in (_ACTIVE + i * CARD_WIDTH,)
-        for k in (0, up, 10 + down)
-    ]
-    out[ones] = 1.0
+    # The cards: ones at present, up and down of each card (see CARD_WIDTH).
+    if hand:
+        _put_cards(out, hand, _HAND_BASES)
+    if active:
+        _put_cards(out, active, _ACTIVE_BASES)
     # Everything after the cards, as one list (see _SECTIONS).
     k = len(active)
     if k:
