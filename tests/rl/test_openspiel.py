@@ -138,3 +138,39 @@ def test_openspiels_mcts_with_random_rollouts_plays_a_complete_game() -> None:
     ]
     returns = evaluate_bots(g.new_initial_state(), bots, np.random.default_rng(1))
     assert len(returns) == 2
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_equal_information_states_have_equal_legal_actions(players: int) -> None:
+    """ISMCTS keys its tree by information states: in two worlds a seat cannot tell apart (one
+    resampled from the other, then the same moves), its legal actions must be the same."""
+    rng = np.random.default_rng(players)
+    state = first_decision(players, seed=players)
+    checked = 0
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            chance_step(state, rng)
+            continue
+        world = state.resample_from_infostate(
+            state.current_player(), pyspiel.UniformProbabilitySampler(0, 1)
+        )
+        a, b = state.clone(), world
+        for _ in range(12):
+            if a.is_terminal() or b.is_terminal() or a.is_chance_node() or b.is_chance_node():
+                break
+            p = a.current_player()
+            if p == b.current_player() and (
+                a.information_state_string(p) == b.information_state_string(p)
+            ):
+                assert a.legal_actions() == b.legal_actions()
+                checked += 1
+            common = sorted(set(a.legal_actions()) & set(b.legal_actions()))
+            if not common or p != b.current_player():
+                break
+            move = int(rng.choice(common))
+            a.apply_action(move)
+            b.apply_action(move)
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert checked > 20

@@ -31,7 +31,17 @@ import pyspiel
 
 from parlour.bots.levels import make_bot
 from parlour.bots.scout.determinize import public_slots, unseen_cards
-from parlour.games.scout import apply, legal_actions, new_state, outcome, to_act, view
+from parlour.games.scout import (
+    Scout,
+    ScoutShow,
+    Show,
+    apply,
+    legal_actions,
+    new_state,
+    outcome,
+    to_act,
+    view,
+)
 from parlour.games.scout.cards import DECK, HAND_SIZE, canonical, deck_for
 from parlour.games.scout.state import State, redeal
 from parlour.games.scout.view import history
@@ -195,7 +205,9 @@ class ScoutSpielState(pyspiel.State):
                 f"action {action} ({move or 'outside the action space'}) is not legal for "
                 f"player {seat}: {len(legal)} legal actions"
             )
-        self.tokens = _Frozen((*self.tokens.value, (state.round, seat, str(move))))
+        self.tokens = _Frozen(
+            (*self.tokens.value, (state.round, seat, _public_text(state, seat, move)))
+        )
         self.engine = _Frozen(apply(state, seat, move))
         self._after_engine_move(state.round)
 
@@ -300,6 +312,19 @@ class ScoutSpielState(pyspiel.State):
         if state is None or self.dealing:
             return f"dealing ({len(self.dealt)} cards dealt)"
         return repr(state)
+
+
+def _public_text(state: State, seat: int, move: Any) -> str:
+    """What every seat sees of ``seat`` playing ``move``: the action with the cards it moves (a
+    Show's cards, the scouted card), so that information states tell positions apart."""
+    text = str(move)
+    if isinstance(move, Show):
+        group = state.hands[seat][move.start : move.start + move.length]
+        return text + " [" + " ".join(f"{a}/{b}" for a, b in group) + "]"
+    if isinstance(move, (Scout, ScoutShow)):
+        card = state.active[0] if move.end == "left" else state.active[-1]
+        return text + f" [{card[0]}/{card[1]}]"
+    return text
 
 
 class ScoutObserver:
