@@ -4,12 +4,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test lint bench bench-bots load load-flood fair golden pictures clean
+.PHONY: serve test lint bench bench-bots bench-rl load load-flood fair golden pictures clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[test,rl]'
 	touch $(STAMP)
 
 # The web server on http://127.0.0.1:8000 (add options: make serve SERVE_ARGS="--port 9000").
@@ -18,8 +18,8 @@ serve: $(STAMP)
 	$(VENV)/bin/parlour serve $(SERVE_ARGS)
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests bench
-	$(VENV)/bin/ruff format --check src tests bench
+	$(VENV)/bin/ruff check src tests bench examples
+	$(VENV)/bin/ruff format --check src tests bench examples
 	$(VENV)/bin/mypy
 
 test: lint
@@ -44,6 +44,11 @@ load-flood: $(STAMP)
 FAIR_ARGS ?=
 fair: $(STAMP)
 	$(PY) bench/fair.py $(FAIR_ARGS)
+
+# The research interfaces' throughput beside the engine's (one core), ends with
+# `scout engine: <N> moves/s` and `scout rl: <N> steps/s` lines.
+bench-rl: $(STAMP)
+	$(PY) bench/bench_rl.py
 
 bench-bots: $(STAMP)
 	$(PY) bench/bench_bots.py snap --games 1000

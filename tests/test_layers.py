@@ -16,6 +16,7 @@ ALLOWED = {
     "bots": {"core", "games", "bots"},
     "table": {"core", "games", "table"},
     "store": {"core", "table", "store"},
+    "rl": {"core", "games", "bots", "rl"},
 }
 """Parlour packages each layer may import (server and cli may import everything)."""
 
@@ -75,6 +76,8 @@ def test_no_module_imports_across_the_layers() -> None:
         ("games/scout/x.py", "from parlour.games.snap import rules\n", "game scout imports"),
         ("games/scout/x.py", "import numpy\n", "games imports third-party numpy"),
         ("bots/x.py", "from parlour.table import Table\n", "bots imports parlour.table"),
+        ("rl/x.py", "from parlour.server import app\n", "rl imports parlour.server"),
+        ("rl/x.py", "import parlour.store.sqlite\n", "rl imports parlour.store.sqlite"),
         ("games/scout/x.py", "from ..snap import rules\n", "game scout imports parlour.games.snap"),
     ],
 )

@@ -25,9 +25,27 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from parlour.bots import Bot
 from parlour.bots.levels import make_bot
 from parlour.core import ParlourError, Timeout
 from parlour.games.registry import get_game
+
+
+def arena_bot(game: str, spec: str) -> Bot:
+    """The bot named by ``spec``: any bot spec of ``parlour.bots.levels.make_bot``, or
+    ``policy:PATH`` (SCOUT only), a policy file trained with the research interfaces
+    (``parlour.rl.policy``, needs ``parlour[rl]``). Raises ``ValueError`` for a bad spec and
+    ``OSError`` for a policy file that cannot be read."""
+    name, _, param = spec.partition(":")
+    if name == "policy":
+        if game != "scout":
+            raise ValueError(f"policy files play SCOUT, not {game}")
+        if not param:
+            raise ValueError("policy needs a file: policy:PATH")
+        from parlour.rl.policy import PolicyBot
+
+        return PolicyBot(param)
+    return make_bot(game, spec)
 
 
 @dataclass
@@ -103,7 +121,7 @@ def play_game(
     spec = get_game(game)
     seats = [(i + rotation) % players for i in range(players)]
     by_seat = {seat: i for i, seat in enumerate(seats)}
-    bots = [make_bot(game, name) for name in lineup]
+    bots = [arena_bot(game, name) for name in lineup]
     rngs = [random.Random(f"{deal}:{rotation}:{i}") for i in range(players)]
     opts = {"players": players, **(options or {})}
     state = spec.new_state(opts, deal)
@@ -140,7 +158,7 @@ def play_realtime_game(
     spec = get_game(game)
     seats = [(i + rotation) % players for i in range(players)]
     by_seat = {seat: i for i, seat in enumerate(seats)}
-    bots = [make_bot(game, name) for name in lineup]
+    bots = [arena_bot(game, name) for name in lineup]
     rngs = [random.Random(f"{deal}:{rotation}:{i}") for i in range(players)]
     state = spec.new_state({"players": players, **(options or {})}, deal)
     move_ms: list[list[float]] = [[] for _ in lineup]
@@ -233,7 +251,7 @@ def run_arena(
     if not spec.min_players <= players <= spec.max_players:
         raise ValueError(f"{game} is for {spec.min_players}-{spec.max_players} players")
     for name in lineup:
-        make_bot(game, name)  # fail early on a bad name
+        arena_bot(game, name)  # fail early on a bad name
     rotations = players if duplicate else 1
     deals = max(1, math.ceil(games / rotations))
     tasks = [

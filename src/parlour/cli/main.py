@@ -94,7 +94,8 @@ def main(argv: list[str] | None = None) -> int:
         "--bots",
         required=True,
         help="comma-separated lineup, one per seat: random, greedy, heuristic[:noise], "
-        "search[:seconds], beginner, easy, medium, hard, expert",
+        "search[:seconds], beginner, easy, medium, hard, expert; policy:PATH (a policy file "
+        "trained with parlour.rl, SCOUT only)",
     )
     arena.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     arena.add_argument("--seed", type=int, default=0, help="first deal's seed (default 0)")
@@ -182,7 +183,7 @@ def _arena(args: argparse.Namespace) -> int:
             workers=args.workers,
             duplicate=not args.no_duplicate,
         )
-    except (ValueError, KeyError) as error:
+    except (ValueError, KeyError, OSError) as error:
         print(f"parlour arena: {error}", file=sys.stderr)
         return 2
     title = f"{args.game}, {len(lineup)} players, {stats[0].games} games"

@@ -366,3 +366,26 @@ def state_from_deal(
         state.flips = (False,) * opts.players
         state.phase = PLAY_PHASE
     return state
+
+
+def redeal(state: State, hands: Sequence[Sequence[Card]], set_aside: Sequence[Card] = ()) -> State:
+    """``state`` at the start of a round (before any flip decision), with the round dealt as
+    ``hands`` (and, with 2 players in round 1, ``set_aside`` for round 2) instead of the deal
+    drawn from the seed: for interfaces whose own chance nodes deal the cards (OpenSpiel).
+
+    Raises ``ValueError`` once the round has begun, or for a deal that is not this round's
+    cards (each once) in hands of the round's sizes.
+    """
+    if state.phase != FLIP_PHASE or any(f is not None for f in state.flips):
+        raise ValueError("a round can be redealt only before its first flip decision")
+    new_hands = tuple(tuple((c[0], c[1]) for c in h) for h in hands)
+    aside = tuple((c[0], c[1]) for c in set_aside)
+    if [len(h) for h in new_hands] != [len(h) for h in state.hands]:
+        raise ValueError("the hands must have the sizes of this round's hands")
+    cards = [canonical(c) for h in (*new_hands, aside) for c in h]
+    if len(set(cards)) != len(cards) or set(cards) != set(state.round_cards):
+        raise ValueError("the deal must hold exactly this round's cards, each once")
+    new = state.clone()
+    new.set_aside = aside
+    _start_round(new, state.round, new_hands, state.start_seat)
+    return new

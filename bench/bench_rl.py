@@ -1,0 +1,144 @@
+"""Throughput of the research interfaces on one core, beside the SCOUT engine's own.
+
+Every seat plays uniformly among its legal actions. Reports, for 4-player SCOUT: the engine's
+moves per second through the protocol (``legal_actions`` + ``apply``, as ``bench_scout``), the
+PettingZoo AEC environment's steps per second (``last()`` with the observation and mask, then
+``step``), and ``VectorEnv``'s steps per second over 16 games; then SNAP's and SCAN's reveals
+per second through their parallel environments. Each figure is the median of ``--runs`` timed
+runs of about ``--seconds`` each. The last lines are, for scripts::
+
+    scout engine: <N> moves/s
+    scout rl: <N> steps/s (AEC, one env)
+    scout rl: <N> steps/s (VectorEnv, 16 games)
+
+Run with ``make bench-rl`` (or ``python bench/bench_rl.py --runs 5``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from parlour.games.scout import ScoutOptions, apply, legal_actions, new_state, outcome, to_act
+from parlour.rl import VectorEnv, scan_v0, scout_v0, snap_v0
+
+PLAYERS = 4
+
+
+def engine_run(seconds: float, seed: int) -> float:
+    """Moves per second of random 4-player games through the engine's protocol."""
+    rng = random.Random(seed)
+    uniform = rng.random
+    options = ScoutOptions(PLAYERS)
+    moves = 0
+    start = time.perf_counter()
+    g = 0
+    while time.perf_counter() - start < seconds:
+        state = new_state(options, seed * 100_000 + g)
+        g += 1
+        while outcome(state) is None:
+            seat = to_act(state)[0]
+            actions = legal_actions(state, seat)
+            state = apply(state, seat, actions[int(uniform() * len(actions))])
+            moves += 1
+    return moves / (time.perf_counter() - start)
+
+
+def aec_run(seconds: float, seed: int) -> float:
+    """Steps per second of the AEC environment (observation and mask at every step)."""
+    env = scout_v0.env(players=PLAYERS)
+    rng = random.Random(seed)
+    uniform = rng.random
+    steps = 0
+    start = time.perf_counter()
+    episode = 0
+    while time.perf_counter() - start < seconds:
+        env.reset(seed=seed * 100_000 + episode)
+        episode += 1
+        for _ in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[int(uniform() * len(legal))]))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def vector_run(seconds: float, seed: int, num_envs: int = 16) -> float:
+    """Steps per second (summed over the games) of ``VectorEnv``."""
+    venv = VectorEnv(num_envs=num_envs, players=PLAYERS, seed=seed)
+    _, mask, _ = venv.reset()
+    rng = np.random.default_rng(seed)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        # one random legal action per game: argmax of random noise on the legal entries
+        actions = np.argmax(mask * rng.random(mask.shape), axis=1)
+        _, mask, _, _, _ = venv.step(actions)
+        steps += num_envs
+    return steps / (time.perf_counter() - start)
+
+
+def race_run(module: object, seconds: float, seed: int) -> float:
+    """Reveals per second of a real-time game's parallel environment (every seat random)."""
+    env = module.parallel_env(players=PLAYERS)  # type: ignore[attr-defined]
+    rng = np.random.default_rng(seed)
+    reveals = 0
+    start = time.perf_counter()
+    episode = 0
+    while time.perf_counter() - start < seconds:
+        env.reset(seed=seed * 1000 + episode)
+        episode += 1
+        while env.agents:
+            n = env.action_space(env.agents[0]).n
+            env.step({a: int(rng.integers(n)) for a in env.agents})
+            reveals += 1
+    return reveals / (time.perf_counter() - start)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="timed runs per figure")
+    parser.add_argument("--seconds", type=float, default=1.5, help="length of one timed run")
+    args = parser.parse_args(argv)
+    runs: dict[str, Callable[[float, int], float]] = {
+        "engine": engine_run,
+        "aec": aec_run,
+        "vector": vector_run,
+        "snap": lambda s, r: race_run(snap_v0, s, r),
+        "scan": lambda s, r: race_run(scan_v0, s, r),
+    }
+    for run in runs.values():
+        run(args.seconds / 4, 999)  # warm-up
+    # Interleaved, so that a change in the machine's load affects every figure alike.
+    rates: dict[str, list[float]] = {name: [] for name in runs}
+    for r in range(args.runs):
+        for name, run in runs.items():
+            rates[name].append(run(args.seconds, r + 1))
+    med = {name: statistics.median(values) for name, values in rates.items()}
+    aec_ratio = statistics.median(a / e for a, e in zip(rates["aec"], rates["engine"], strict=True))
+    vec_ratio = statistics.median(
+        v / e for v, e in zip(rates["vector"], rates["engine"], strict=True)
+    )
+    print(
+        f"4-player games on one core, median of {args.runs} interleaved runs of {args.seconds:g} s"
+    )
+    print(f"snap rl: {med['snap']:.0f} reveals/s (parallel env, 4 seats)")
+    print(f"scan rl: {med['scan']:.0f} reveals/s (parallel env, 4 seats)")
+    print(
+        f"AEC / engine: {aec_ratio:.0%}; VectorEnv / engine: {vec_ratio:.0%} (median of run pairs)"
+    )
+    print(f"scout engine: {med['engine']:.0f} moves/s")
+    print(f"scout rl: {med['aec']:.0f} steps/s (AEC, one env)")
+    print(f"scout rl: {med['vector']:.0f} steps/s (VectorEnv, 16 games)")
+
+
+if __name__ == "__main__":
+    main()

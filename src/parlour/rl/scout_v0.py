@@ -1,0 +1,176 @@
+"""SCOUT as a PettingZoo AEC environment (``parlour.rl.scout_v0``).
+
+>>> from parlour.rl import scout_v0
+>>> env = scout_v0.env(players=3)
+>>> env.reset(seed=1)
+>>> for agent in env.agent_iter():
+...     obs, reward, terminated, truncated, info = env.last()
+...     if terminated or truncated:
+...         action = None
+...     else:
+...         action = env.action_space(agent).sample(obs["action_mask"])
+...     env.step(action)
+>>> sorted(env.final_scores)
+['player_0', 'player_1', 'player_2']
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from parlour.games.scout import apply, new_state, outcome, to_act
+from parlour.games.scout.state import State
+from parlour.rl import scout_codec as codec
+from parlour.rl.common import REWARDS, check_index, game_seed, render_scout, win_shares
+
+
+class raw_env(AECEnv):
+    """SCOUT for ``players`` seats (2-5), agents ``player_0`` ... (seat numbers).
+
+    Observations are dicts ``{"observation": float32[1219], "action_mask": int8[820]}``
+    (``parlour.rl.scout_codec``); actions are indices into the fixed action space. The flip
+    decisions at the start of a round are taken one seat after the other (S5: no seat sees
+    another's choice). Rewards: ``reward="score"`` gives each seat its round points when a round
+    is scored (they add up to the final score); ``"win"`` gives 1 to the winner at the end (a
+    shared win is split) and 0 otherwise. ``max_cycles``: truncate after that many actions per
+    seat. An illegal action raises ``ValueError`` and leaves the game as it was.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "scout_v0",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        players: int = 4,
+        max_cycles: int | None = None,
+        reward: str = "score",
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if not 2 <= players <= 5:
+            raise ValueError(f"SCOUT is played by 2 to 5 players, not {players}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        self.players = players
+        self.max_cycles = max_cycles
+        self.reward_mode = reward
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    codec.OBS_LOW, codec.OBS_HIGH, (codec.OBS_SIZE,), np.float32
+                ),
+                "action_mask": spaces.Box(0, 1, (codec.N_ACTIONS,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(codec.N_ACTIONS) for a in self.possible_agents}
+        self._seed_rng = np.random.default_rng()
+        self.state_: State | None = None
+        self.final_scores: dict[str, int] = {}
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @property
+    def game(self) -> State:
+        """The engine state of the game in progress (the full state: for analysis, not agents)."""
+        if self.state_ is None:
+            raise RuntimeError("call reset() first")
+        return self.state_
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game; ``seed`` makes the deal and everything after it reproducible."""
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+        self.state_ = new_state({"players": self.players}, game_seed(self._seed_rng))
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.final_scores = {}
+        self._steps = 0
+        self._mask = np.zeros(codec.N_ACTIONS, dtype=np.int8)
+        self._select()
+
+    def _select(self) -> None:
+        state = self.game
+        seats = to_act(state)
+        if seats:
+            self.agent_selection = self.possible_agents[seats[0]]
+            self._mask = codec.mask_of(codec.legal_array(state, seats[0]))
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        state = self.game
+        seat = self._seat[agent]
+        if agent == self.agent_selection and not self.terminations.get(agent, True):
+            mask = self._mask.copy()
+        else:
+            mask = codec.action_mask(state, seat)
+        return {"observation": codec.observe(state, seat), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        index = check_index(action, codec.N_ACTIONS, self._mask, codec.describe, agent)
+        state = self.game
+        seat = self._seat[agent]
+        before = state.totals
+        new = apply(state, seat, codec.ACTIONS[index])
+        self.state_ = new
+        self._cumulative_rewards[agent] = 0.0
+        self._steps += 1
+        rewards = dict.fromkeys(self.agents, 0.0)
+        result = outcome(new)
+        if self.reward_mode == "score":
+            for a in self.agents:
+                s = self._seat[a]
+                rewards[a] = float(new.totals[s] - before[s])
+        elif result is not None:
+            shares = win_shares(result)
+            for a in self.agents:
+                rewards[a] = shares[self._seat[a]]
+        self.rewards = rewards
+        if result is not None:
+            self.final_scores = {a: result["scores"][self._seat[a]] for a in self.agents}
+            self.terminations = dict.fromkeys(self.agents, True)
+            for a in self.agents:
+                self.infos[a] = {"outcome": result}
+        elif self.max_cycles is not None and self._steps >= self.max_cycles * self.players:
+            self.truncations = dict.fromkeys(self.agents, True)
+        if result is None:
+            self._select()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        text = render_scout(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> raw_env:
+    """The SCOUT AEC environment (see :class:`raw_env` for the options)."""
+    return raw_env(**kwargs)

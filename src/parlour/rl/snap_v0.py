@@ -1,0 +1,33 @@
+"""SNAP as PettingZoo environments (``parlour.rl.snap_v0``): one turn per reveal.
+
+At each reveal every seat still in chooses at once an action with a reaction time, or to wait
+(``parlour.rl.race_codec``); the engine decides the race exactly as at the table.
+``parallel_env(players=4, max_cycles=None, reward="score", **options)`` and ``env(...)``
+(the AEC form) take 2-12 players and the game's own options.
+
+>>> from parlour.rl import snap_v0
+>>> env = snap_v0.parallel_env(players=3, max_cycles=5)
+>>> obs, infos = env.reset(seed=0)
+>>> while env.agents:
+...     actions = {a: env.action_space(a).sample() for a in env.agents}
+...     obs, rewards, terminations, truncations, infos = env.step(actions)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parlour.rl.race_env import RaceAECEnv, RaceParallelEnv
+
+
+def parallel_env(players: int = 4, **kwargs: Any) -> RaceParallelEnv:
+    """SNAP as a PettingZoo parallel environment (one step per reveal)."""
+    return RaceParallelEnv("snap", players=players, **kwargs)
+
+
+def raw_env(players: int = 4, **kwargs: Any) -> RaceAECEnv:
+    """SNAP as a PettingZoo AEC environment."""
+    return RaceAECEnv(parallel_env(players=players, **kwargs))
+
+
+env = raw_env
