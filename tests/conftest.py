@@ -1,6 +1,6 @@
 """Settings for every test: WebSocket reads through Starlette's TestClient have a deadline
 (:func:`tests.server.conftest.bounded_reads`); each test's time limit is set in
-``pyproject.toml`` (pytest-timeout)."""
+``pyproject.toml`` (pytest-timeout); no live server outlives the test that started it."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.server.conftest import bounded_reads
+from tests.server.live import RUNNING
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -16,3 +17,12 @@ def _bounded_websocket_reads() -> Iterator[None]:
     """No test waits forever for a WebSocket message that never comes."""
     with bounded_reads():
         yield
+
+
+@pytest.fixture(autouse=True)
+def _no_server_outlives_its_test() -> Iterator[None]:
+    """A live server a test started and did not stop (it failed half-way) is stopped."""
+    before = set(RUNNING)
+    yield
+    for server in set(RUNNING) - before:
+        server.stop()

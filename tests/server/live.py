@@ -45,6 +45,11 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+RUNNING: set[LiveServer] = set()
+"""Live servers started and not stopped yet (a test that fails half-way leaves one: the root
+conftest stops it)."""
+
+
 class LiveServer:
     """``parlour serve`` on a free port with the SQLite file ``db``; ``start()``/``stop()``
     (or ``kill()``) may be called again to restart it on the same database."""
@@ -76,6 +81,7 @@ class LiveServer:
         ]
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(command, env=self.env, stdout=out, stderr=out)
+        RUNNING.add(self)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -90,6 +96,7 @@ class LiveServer:
 
     def stop(self) -> None:
         """Stop the server gracefully (SIGTERM), killing it if it takes too long."""
+        RUNNING.discard(self)
         if self.proc is None:
             return
         self.proc.send_signal(signal.SIGTERM)
@@ -102,6 +109,7 @@ class LiveServer:
 
     def kill(self) -> None:
         """Kill the server at once (SIGKILL): no shutdown code runs."""
+        RUNNING.discard(self)
         if self.proc is not None:
             self.proc.kill()
             self.proc.wait()
