@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import statistics
 
 import pytest
 
 from parlour.bots.reaction import FLOOR_MS, ex_gaussian, lognormal_ms, reaction_ms
-from parlour.bots.scan import SCAN_LEVELS, ScanBot
+from parlour.bots.scan import MEDIAN_MS, P1_TARGET_MS, SCAN_LEVELS, ScanBot, touch_times
 from parlour.cli.arena import play_realtime_game
 from parlour.core import Timeout
 from parlour.games import scan
@@ -43,6 +44,32 @@ def test_scan_levels_get_faster_and_more_accurate() -> None:
         medians.append(statistics.median(rt for rt, ok in found if ok))
         assert sum(ok for _, ok in found) / len(found) > 0.8
     assert medians[0] > medians[1] > medians[2]
+
+
+def _percentile(values: list[int], pct: float) -> int:
+    ordered = sorted(values)
+    return ordered[max(0, -(-len(ordered) * pct // 100) - 1)]
+
+
+@pytest.mark.parametrize("level", list(SCAN_LEVELS))
+def test_C14_no_correct_touch_faster_than_a_person_can_find_the_card(level: str) -> None:
+    """Over 2,000 seeded reveals per category, the fastest 1 % of a level's correct touches
+    take at least P1_TARGET_MS (600 ms from Beginner to Medium, 450 ms at Expert) and none is
+    faster than seeing and reaching plus one look."""
+    params = SCAN_LEVELS[level]
+    assert P1_TARGET_MS[level] >= (450 if level in ("hard", "expert") else 600)
+    for category in MEDIAN_MS:
+        correct = [rt for rt, ok in touch_times(level, category, 2000, seed=7) if ok]
+        assert len(correct) > 1500
+        assert _percentile(correct, 1) >= P1_TARGET_MS[level], (level, category)
+        assert min(correct) >= params.floor_ms + 0.2 * MEDIAN_MS[category] * params.scale
+
+
+def test_C14_weaker_levels_are_never_quicker_to_see_and_reach() -> None:
+    levels = list(SCAN_LEVELS.values())
+    for weaker, stronger in itertools.pairwise(levels):
+        assert weaker.see_mu >= stronger.see_mu and weaker.floor_ms >= stronger.floor_ms
+        assert weaker.scale > stronger.scale
 
 
 def test_scan_bot_never_acts_when_disqualified_or_between_rounds() -> None:

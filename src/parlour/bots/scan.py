@@ -1,6 +1,9 @@
 """SCAN computer opponents: a visual search, card by card, with human mistakes.
 
-For each reveal the bot looks at the blue cards one by one in a random order; each look takes a
+For each reveal the bot first *sees* the tan card and, once it has decided, *reaches* the blue
+card: together an ex-Gaussian time with a floor, as for a person who must find the active
+quarter on the tan card, hold its design in mind and move a hand (or a pointer) to the card.
+In between it looks at the blue cards one by one in a random order; each look takes a
 log-normal time whose median depends on the category (colour is quickest, pattern slowest) and
 on the level. It may overlook the target, may touch a near-miss (a design that differs from the
 target in one feature), and after a full sweep without a find it may slap Bluffo. The result is
@@ -8,6 +11,12 @@ one :class:`~parlour.bots.reaction.Plan` per reveal; the engine decides the race
 
 Medians at Medium (``shared/rules/snap.md``): colour 140 ms, position 170 ms, shape 220 ms,
 pattern 240 ms per card, scaled ×2.0, ×1.5, ×1.0, ×0.75, ×0.55 from Beginner to Expert.
+
+The see-and-reach time is fitted (``python bench/bench_rt.py fit-scan``) so that no correct
+touch is faster than a person could make it: the 1st percentile of a correct touch is at
+least :data:`P1_TARGET_MS` of the level in every category (600 ms from Beginner to Medium,
+500 ms at Hard, 450 ms at Expert), and none is faster than the level's ``floor_ms`` plus one
+look.
 """
 
 from __future__ import annotations
@@ -17,7 +26,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parlour.bots.reaction import Plan, lognormal_ms
+from parlour.bots.reaction import Plan, ex_gaussian, lognormal_ms
+from parlour.core import Timeout
+from parlour.games import scan
 from parlour.games.scan.actions import Bluffo, ChooseCategory, Touch
 from parlour.games.scan.cards import CATEGORIES
 from parlour.games.scan.designs import neighbours
@@ -26,35 +37,55 @@ MEDIAN_MS = {"colour": 140.0, "position": 170.0, "shape": 220.0, "pattern": 240.
 """Median time to look at one blue card, per category, at Medium."""
 
 
+P1_TARGET_MS = {"beginner": 600, "easy": 600, "medium": 600, "hard": 500, "expert": 450}
+"""The fastest 1 % of a level's correct touches take at least this long, in every category:
+a person needs about this long to see the tan card, find the match and touch it."""
+
+
 @dataclass(frozen=True)
 class ScanLevel:
-    """How a level plays: time scale, overlook chance per target seen, chance per reveal of
-    being fooled by the first near-miss it looks at, and the chance of slapping Bluffo after a
-    fruitless sweep."""
+    """How a level plays: time scale of a look at one blue card, overlook chance per target
+    seen, chance per reveal of being fooled by the first near-miss it looks at, the chance of
+    slapping Bluffo after a fruitless sweep, and the see-and-reach time (ex-Gaussian
+    ``see_mu``/``see_sigma``/``see_tau`` ms, never below ``floor_ms``) added to every search."""
 
     scale: float
     overlook: float
     near_miss: float
     bluffo: float
+    see_mu: float = 0.0
+    see_sigma: float = 0.0
+    see_tau: float = 1.0
+    floor_ms: float = 0.0
+
+    def see_ms(self, rng: random.Random) -> float:
+        """One see-and-reach time: ex-Gaussian, never below ``floor_ms``."""
+        return max(self.floor_ms, ex_gaussian(rng, self.see_mu, self.see_sigma, self.see_tau))
 
 
 SCAN_LEVELS = {
-    "beginner": ScanLevel(2.0, 0.15, 0.06, 0.5),
-    "easy": ScanLevel(1.5, 0.10, 0.04, 0.6),
-    "medium": ScanLevel(1.0, 0.06, 0.02, 0.7),
-    "hard": ScanLevel(0.75, 0.03, 0.01, 0.8),
-    "expert": ScanLevel(0.55, 0.015, 0.004, 0.9),
+    # see_mu fitted by `python bench/bench_rt.py fit-scan` (the 0.3th percentile of a correct
+    # touch reaches P1_TARGET_MS in the quickest category, so that at a table of three or four
+    # bots the fastest touch of each round still keeps the 1st percentile), then made no
+    # quicker at a weaker level: fitted 364, 447, 508, 436, 409 ms from Beginner to Expert.
+    "beginner": ScanLevel(2.0, 0.15, 0.06, 0.5, 510, 60, 120, 400),
+    "easy": ScanLevel(1.5, 0.10, 0.04, 0.6, 510, 55, 100, 400),
+    "medium": ScanLevel(1.0, 0.06, 0.02, 0.7, 510, 50, 80, 400),
+    "hard": ScanLevel(0.75, 0.03, 0.01, 0.8, 440, 45, 70, 350),
+    "expert": ScanLevel(0.55, 0.015, 0.004, 0.9, 410, 40, 60, 320),
 }
 
 
 class ScanBot:
     """A SCAN opponent at one of the five levels (see the module docstring)."""
 
-    def __init__(self, level: str = "medium") -> None:
+    def __init__(self, level: str = "medium", params: ScanLevel | None = None) -> None:
+        """A bot at ``level``; ``params`` replaces the level's model (for fitting it).
+        Raises ``ValueError`` for an unknown level."""
         if level not in SCAN_LEVELS:
             raise ValueError(f"unknown SCAN level {level!r}; use one of {', '.join(SCAN_LEVELS)}")
         self.name = level
-        self.level = SCAN_LEVELS[level]
+        self.level = params or SCAN_LEVELS[level]
         self._planned: set[tuple[Any, ...]] = set()
 
     def plan(self, view: Mapping[str, Any], legal: Sequence[Any], rng: random.Random) -> list[Plan]:
@@ -83,7 +114,7 @@ class ScanBot:
         layout = view["layout"]
         order = list(range(len(layout)))
         rng.shuffle(order)
-        elapsed = 0.0
+        elapsed = self.level.see_ms(rng)
         slip = rng.random() < self.level.near_miss  # this reveal, a near-miss fools it
         for index in order:
             elapsed += lognormal_ms(rng, median)
@@ -101,3 +132,29 @@ class ScanBot:
             rt = round(elapsed)
             return [Plan(view["reveal_ms"] + rt, Bluffo(rt))]
         return []
+
+
+def touch_times(
+    level: str, category: str, reveals: int, seed: int = 0, params: ScanLevel | None = None
+) -> list[tuple[int, bool]]:
+    """``(reaction ms, correct)`` of the touches one bot at ``level`` (or with ``params``)
+    plans on ``reveals`` first reveals of seeded games in ``category`` (a reveal it plans no
+    touch for, an overlook or a Bluffo slap, gives nothing). Deals repeat every 64 reveals; the
+    bot's own draws never do. Raises ``ValueError`` for an unknown level or category."""
+    if category not in MEDIAN_MS:
+        raise ValueError(f"unknown SCAN category {category!r}")
+    column = CATEGORIES.index(category)
+    deals = []
+    for deal in range(min(64, reveals)):
+        state = scan.new_state({"players": 2, "category": category}, seed * 1000 + deal)
+        state = scan.apply(state, None, Timeout(), scan.deadline(state) or 0)
+        deals.append((scan.view(state, 0), scan.legal_actions(state, 0)))
+    out: list[tuple[int, bool]] = []
+    for i in range(reveals):
+        view, legal = deals[i % len(deals)]
+        bot = ScanBot(level, params)
+        for plan in bot.plan(view, legal, random.Random(f"{seed}:{category}:{i}")):
+            if isinstance(plan.action, Touch):
+                design = view["layout"][plan.action.blue_index][column]
+                out.append((plan.action.rt_ms or 0, design == view["tan"][column]))
+    return out

@@ -1,9 +1,21 @@
 """SNAP computer opponents: reaction time and error rate, not search.
 
 For each reveal the bot draws, from its own seeded generator, an ex-Gaussian reaction time
-(floor 180 ms), whether it misses a valid snap, and whether it calls a false one — more likely on
-a near-miss: two tops of adjacent rank and the same colour, or a top that matches a card that was
-a top two flips ago. On its own turn it flips after a short human pause once flips are open.
+(floor 180 ms), whether it misses a valid snap, and whether it calls a false one. On its own
+turn it flips after a short human pause once flips are open.
+
+A false call is likelier on a *near miss* (``shared/rules/snap.md``, "Computer opponents"): the
+card just revealed looks like a match without being one — it is adjacent in rank to another
+visible top (or the Pot's top) of the same colour, or (when cards match by rank and colour) it
+has the rank of another top in the other colour, or it matches a card that was a top at one of
+the two previous reveals and is covered now. Only the new card counts: tops that were already
+showing before the flip are no near miss (they fooled nobody on the flip before).
+
+The level's ``false_call`` is the rate of the rules: false calls per bot per flip. Before each
+reveal's draw the bot works out, from what it sees, how many of the cards the flip could have
+turned up would have been a snap, a near miss or neither, and scales its chances so that its
+expected false calls per flip equal that rate, with a near miss :data:`NEAR_MISS_FACTOR` times
+as likely as a plain flip (:func:`false_call_chance`).
 
 Levels (μ/σ/τ ms, miss, false call per flip), from ``shared/rules/snap.md``:
 Beginner 620/110/250, 15 %, 1 %; Easy 500/90/180, 8 %, 0.6 %; Medium 410/60/120, 4 %, 0.4 %;
@@ -14,22 +26,29 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from parlour.bots.reaction import Plan, lognormal_ms, pace_setter_levels, reaction_ms
 from parlour.games.snap.actions import Flip, Snap
-from parlour.games.snap.cards import card, match_keys
+from parlour.games.snap.cards import DECK, MATCH_RANK_AND_COLOUR, RED_SUITS, card, match_keys
 
 NEAR_MISS_FACTOR = 6.0
-"""How much likelier a false call is when the tops hold a near-miss."""
+"""How much likelier a false call is on a near miss than on a plain flip."""
+
+DEAL_BIAS = 1.08
+"""Real flips turn up near misses more often than a uniform draw from the unseen cards would
+(cards won together come back together, so a card often meets the one it just covered) and
+snaps less often: measured on the positions of seeded 4-player games, the chances computed
+from a uniform draw add up to 1.11–1.16 times the rate (0.96 in 2-player, 1.17 in 8-player
+games). The chances are divided by this, the middle of that range."""
 
 
 @dataclass(frozen=True)
 class SnapLevel:
-    """Reaction-time distribution (ex-Gaussian μ, σ, τ in ms), miss chance and false-call
-    chance per flip."""
+    """Reaction-time distribution (ex-Gaussian μ, σ, τ in ms), miss chance and false calls per
+    flip."""
 
     mu: float
     sigma: float
@@ -56,16 +75,83 @@ def _valid_snap(tops: Sequence[str | None], pot_top: str | None, keys: Sequence[
     return pot_top is not None and keys[card(pot_top)] in classes
 
 
-def _near_miss(tops: Sequence[str | None], earlier: set[int], keys: Sequence[int]) -> bool:
-    cards = [card(t) for t in tops if t is not None]
-    for i, a in enumerate(cards):
-        if keys[a] in earlier:
+def _red(c: int) -> bool:
+    return (c & 3) in RED_SUITS
+
+
+def near_miss(new: int, others: Iterable[int], covered: Iterable[int], match: str) -> bool:
+    """Whether the newly revealed card ``new`` (no snap) looks like a match: adjacent in rank
+    (A–2 … Q–K) to one of ``others`` (the other visible tops and the Pot's top) of the same
+    colour; with ``match`` "rank_and_colour", the rank of one of ``others`` in the other colour;
+    or matching one of ``covered`` (cards that were tops at the two previous reveals and are no
+    longer showing).
+
+    >>> near_miss(card("7H"), [card("8D")], [], "rank")  # 8 of diamonds: red too
+    True
+    >>> near_miss(card("7H"), [card("8S")], [], "rank")
+    False
+    >>> near_miss(card("7H"), [card("7S")], [], "rank_and_colour")
+    True
+    """
+    keys = match_keys(match)
+    rank, red = new >> 2, _red(new)
+    for other in others:
+        if red == _red(other) and abs(rank - (other >> 2)) == 1:
             return True
-        for b in cards[i + 1 :]:
-            red_a, red_b = (a & 3) in (1, 2), (b & 3) in (1, 2)
-            if abs((a >> 2) - (b >> 2)) == 1 and red_a == red_b:
-                return True
-    return False
+        if match == MATCH_RANK_AND_COLOUR and rank == other >> 2:
+            return True
+    return any(keys[c] == keys[new] for c in covered)
+
+
+def false_call_chance(
+    rate: float,
+    new: int,
+    others: Sequence[int],
+    pot_top: int | None,
+    covered: Sequence[int],
+    match: str,
+) -> float:
+    """The chance that a bot whose false-call rate is ``rate`` per flip calls on the reveal of
+    ``new`` (0 when the reveal makes a valid snap). ``others`` are the other seats' visible
+    tops, ``pot_top`` the Pot's top and ``covered`` the recently covered tops (see
+    :func:`near_miss`).
+
+    The cards the flip could have turned up (every card not in sight) split into snaps, near
+    misses and plain cards; a near miss gets :data:`NEAR_MISS_FACTOR` times the chance of a
+    plain card, scaled so that the expected false calls of this flip are ``rate`` (divided by
+    :data:`DEAL_BIAS`).
+
+    Beside the K of spades, 51 cards are unseen: 3 kings would snap, the 2 black queens are
+    near misses and 46 are plain, so a plain card gets 0.004 × 51 / (46 + 6 × 2) / 1.08:
+
+    >>> round(false_call_chance(0.004, card("7H"), [card("KS")], None, [], "rank"), 5)
+    0.00326
+    >>> false_call_chance(0.004, card("KH"), [card("KS")], None, [], "rank")
+    0.0
+    """
+    keys = match_keys(match)
+    shown = set(others)
+    matched = {keys[c] for c in others}
+    if pot_top is not None:
+        shown.add(pot_top)
+        matched.add(keys[pot_top])
+    if len({keys[c] for c in others}) < len(others):
+        return 0.0  # the other tops already make a snap: any call is valid
+    if keys[new] in matched:
+        return 0.0
+    near_others = list(others) + ([pot_top] if pot_top is not None else [])
+    plain = near = 0
+    for candidate in DECK:
+        if candidate in shown or keys[candidate] in matched:
+            continue
+        if near_miss(candidate, near_others, covered, match):
+            near += 1
+        else:
+            plain += 1
+    unseen = 52 - len(shown)
+    base = rate * unseen / (plain + NEAR_MISS_FACTOR * near) / DEAL_BIAS
+    factor = NEAR_MISS_FACTOR if near_miss(new, near_others, covered, match) else 1.0
+    return min(1.0, base * factor)
 
 
 class SnapBot:
@@ -78,7 +164,7 @@ class SnapBot:
         self.level = SNAP_LEVELS[level]
         self._called: int | None = None
         self._flipped: tuple[Any, ...] | None = None
-        self._history: deque[tuple[int, set[int]]] = deque(maxlen=3)
+        self._history: deque[tuple[int, set[int]]] = deque(maxlen=2)
 
     def plan(self, view: Mapping[str, Any], legal: Sequence[Any], rng: random.Random) -> list[Plan]:
         """New inputs for the situation of ``view``: at most one call per reveal, and a flip on
@@ -88,20 +174,34 @@ class SnapBot:
         me = view["seat"]
         if me is None or view["seats"][me]["out"] or view["outcome"] is not None:
             return plans
-        keys = match_keys(view["options"].get("match", "rank"))
+        match = view["options"].get("match", "rank")
+        keys = match_keys(match)
         tops = [s["top"] for s in view["seats"] if not s["out"]]
         if seq > 0 and self._called != seq and any(isinstance(a, Snap) for a in legal):
             self._called = seq
-            earlier = set().union(*(classes for s, classes in self._history if s <= seq - 2))
-            self._history.append((seq, {keys[card(t)] for t in tops if t is not None}))
+            visible = {card(t) for t in tops if t is not None}
+            covered = set().union(*(shown for s, shown in self._history if s >= seq - 2))
+            covered -= visible
+            self._history.append((seq, visible))
             level = self.level
             rt = reaction_ms(rng, level.mu, level.sigma, level.tau)
-            if _valid_snap(tops, view["pot"]["top"], keys):
+            pot = view["pot"]["top"]
+            if _valid_snap(tops, pot, keys):
                 call = rng.random() >= level.miss
             else:
-                chance = level.false_call
-                if _near_miss(tops, earlier, keys):
-                    chance *= NEAR_MISS_FACTOR
+                flipper = view["last_flipper"]
+                new_top = view["seats"][flipper]["top"] if flipper is not None else None
+                chance = 0.0
+                if new_top is not None:
+                    others = [
+                        card(s["top"])
+                        for i, s in enumerate(view["seats"])
+                        if i != flipper and not s["out"] and s["top"] is not None
+                    ]
+                    pot_top = card(pot) if pot is not None else None
+                    chance = false_call_chance(
+                        level.false_call, card(new_top), others, pot_top, sorted(covered), match
+                    )
                 call = rng.random() < chance
             if call:
                 plans.append(Plan(view["reveal_ms"] + rt, Snap(rt)))
@@ -113,4 +213,4 @@ class SnapBot:
         return plans
 
 
-__all__ = ["SNAP_LEVELS", "SnapBot", "pace_setter_levels"]
+__all__ = ["SNAP_LEVELS", "SnapBot", "false_call_chance", "near_miss", "pace_setter_levels"]

@@ -14,7 +14,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -137,6 +137,10 @@ def play_game(
     return _result(spec.outcome(state), deal, rotation, seats, move_ms)
 
 
+Observer = Callable[[Any, int | None, Any, int, Any], None]
+"""Called with ``(state_before, seat, action, now_ms, state_after)`` after every change."""
+
+
 def play_realtime_game(
     game: str,
     players: int,
@@ -145,6 +149,7 @@ def play_realtime_game(
     rotation: int,
     options: Any = None,
     record: list[tuple[int | None, Any, int]] | None = None,
+    observe: Observer | None = None,
 ) -> GameResult:
     """Play one real-time game (SCAN, SNAP) on a simulated clock.
 
@@ -153,7 +158,8 @@ def play_realtime_game(
     input due before the game's deadline is applied at its time, carrying its reaction time;
     otherwise ``Timeout()`` is applied at the deadline. A planned input the engine refuses (the
     situation moved on) is dropped. ``move_ms`` holds the time each bot spent planning.
-    Every input applied is appended to ``record`` (if given) as ``(seat, action, now_ms)``.
+    Every input applied is appended to ``record`` (if given) as ``(seat, action, now_ms)``;
+    ``observe``, if given, sees every change (measurements: ``bench/bench_rt.py``).
     """
     spec = get_game(game)
     seats = [(i + rotation) % players for i in range(players)]
@@ -182,16 +188,22 @@ def play_realtime_game(
             plans.remove(plan)
             now = max(now, plan[0])
             try:
-                state = spec.apply(state, plan[1], plan[2], now)
+                after = spec.apply(state, plan[1], plan[2], now)
             except ParlourError:
                 continue
             if record is not None:
                 record.append((plan[1], plan[2], now))
+            if observe is not None:
+                observe(state, plan[1], plan[2], now, after)
+            state = after
         elif due is not None:
             now = max(now, due)
-            state = spec.apply(state, None, Timeout(), now)
+            after = spec.apply(state, None, Timeout(), now)
             if record is not None:
                 record.append((None, Timeout(), now))
+            if observe is not None:
+                observe(state, None, Timeout(), now, after)
+            state = after
         else:
             raise RuntimeError(f"{game}: nobody plans to act and nothing is due")
     return _result(spec.outcome(state), deal, rotation, seats, move_ms)
