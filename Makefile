@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test lint bench bench-bots bench-rl load load-flood fair golden pictures clean
+.PHONY: serve test lint bench bench-bots bench-rl rt-bots plots-rt load load-flood fair golden pictures clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -53,6 +53,23 @@ bench-rl: $(STAMP)
 bench-bots: $(STAMP)
 	$(PY) bench/bench_bots.py snap --games 1000
 	$(PY) bench/bench_bots.py scan --reveals 400
+
+# The real-time bots' reaction times beside a person's (issue 12): SCAN's correct touches over
+# 2,000 reveals per level, SNAP's false calls over 1,000 games per level, the races a newcomer
+# wins; writes docs/data/rt-*.json (about 15 minutes on 2 cores; RT_ARGS="--workers 1").
+RT_ARGS ?=
+rt-bots: $(STAMP)
+	$(PY) bench/bench_rt.py $(RT_ARGS) scan --reveals 2000
+	$(PY) bench/bench_rt.py $(RT_ARGS) snap --games 1000
+	$(PY) bench/bench_rt.py $(RT_ARGS) newcomer
+
+# The README's reaction-time figures (docs/img/*-rt*.png) from docs/data/rt-*.json.
+$(VENV)/.plots: pyproject.toml $(STAMP)
+	$(PY) -m pip install --quiet -e '.[plots]'
+	touch $@
+
+plots-rt: $(VENV)/.plots
+	$(PY) bench/bench_rt.py plots
 
 # Compare the golden playthroughs with what the engines play now; overwrite them only on purpose
 # (after a deliberate rules change): make golden GOLDEN_ARGS="--write".

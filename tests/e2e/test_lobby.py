@@ -182,3 +182,45 @@ def test_the_lobby_on_a_phone(server: LiveServer, browser: Any, shots: Path) -> 
     body, table = _play(page)
     assert body["game"] == "snap" and table["game"] == "snap"
     assert page.errors == []
+
+
+def test_a_first_visit_starts_scan_and_snap_at_easy_and_says_what_each_level_means(
+    server: LiveServer, browser: Any, shots: Path
+) -> None:
+    page = _page(browser, server)
+    page.locator("label.game-tile", has_text="SNAP").click()
+    assert page.locator("#level").input_value() == "easy"
+    options = page.locator("#level option").all_inner_texts()
+    assert options == [
+        "Beginner — reacts in about 0.8 s",
+        "Easy — reacts in about 0.6 s",
+        "Medium — reacts in about 0.5 s",
+        "Hard — reacts in about 0.4 s",
+        "Expert — reacts in about 0.3 s",
+    ]
+    assert "1 Easy, 2 Beginner" in page.locator("#pace-hint").inner_text()
+    page.screenshot(path=shots / "e2e-lobby-first-visit-snap.png", full_page=True)
+    body, _ = _play(page)
+    assert (
+        body["seats"]
+        == [{"kind": "bot", "level": "easy"}] + [{"kind": "bot", "level": "beginner"}] * 2
+    )
+
+    page = _page(browser, server)
+    page.locator("label.game-tile", has_text="SCAN").click()
+    assert page.locator("#level").input_value() == "easy"
+    medium = page.locator("#level option[value=medium]")
+    assert medium.inner_text() == "Medium — finds the match in about 3.4 s"  # shape
+    page.locator("#category label.chip", has_text="Colour").click()
+    assert medium.inner_text() == "Medium — finds the match in about 2.4 s"
+    page.check("#four-in-a-row")  # every category: the median over all four
+    assert medium.inner_text() == "Medium — finds the match in about 2.9 s"
+    fits = """e => {  // the longest option's text, the padding and the arrow fit the box
+        const ctx = document.createElement("canvas").getContext("2d");
+        ctx.font = getComputedStyle(e).font;
+        const widest = Math.max(...[...e.options].map((o) => ctx.measureText(o.text).width));
+        return widest + 40 <= e.clientWidth;
+    }"""
+    assert page.locator("#level").evaluate(fits), "the level's words are not cut off"
+    page.screenshot(path=shots / "e2e-lobby-first-visit-scan.png", full_page=True)
+    assert page.errors == []

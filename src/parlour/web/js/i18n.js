@@ -87,6 +87,8 @@ const en = {
   "level.hard": "Hard",
   "level.expert": "Expert",
   "level.computer": "{level} computer",
+  "level.snap_means": "{level} — reacts in about {s} s",
+  "level.scan_means": "{level} — finds the match in about {s} s",
   "seat.you": "You",
   "seat.you_lower": "you",
   "seat.open": "Open seat",

@@ -14,6 +14,22 @@ const GAMES = {
 const CATEGORIES = ["shape", "pattern", "position", "colour", "random"];
 const MATCHES = ["rank", "rank_and_colour"];
 const STORE = "parlour.lobby";
+/** The level a first visit starts at in SCAN and SNAP: a newcomer reacting in 450–700 ms wins
+ * about half the races against its table (README, "Reaction times of the real-time bots"). */
+export const FIRST_LEVEL = "easy";
+/** What each level means, in seconds: SNAP's median reaction time, SCAN's median time to touch
+ * the match per category ("random": all four). Medians of the bots' models
+ * (parlour.bots.snap, parlour.bots.scan); tests/bots/test_level_words.py keeps them equal. */
+export const REACTION_S = {
+  "snap": {"beginner": 0.8, "easy": 0.6, "medium": 0.5, "hard": 0.4, "expert": 0.3},
+  "scan": {
+    "beginner": {"shape": 6.2, "pattern": 6.6, "position": 4.9, "colour": 4.2, "random": 5.2},
+    "easy": {"shape": 4.8, "pattern": 5.1, "position": 3.8, "colour": 3.3, "random": 4.1},
+    "medium": {"shape": 3.4, "pattern": 3.6, "position": 2.8, "colour": 2.4, "random": 2.9},
+    "hard": {"shape": 2.6, "pattern": 2.8, "position": 2.1, "colour": 1.9, "random": 2.3},
+    "expert": {"shape": 2.0, "pattern": 2.1, "position": 1.7, "colour": 1.5, "random": 1.8}
+  }
+};
 const COLOUR_BLIND = "parlour.colourBlind";
 
 /** The levels of `bots` computer opponents of a real-time game (SCAN, SNAP) at a table set to
@@ -30,9 +46,9 @@ function defaults() {
   return {
     game: "scout",
     scout: { players: 4, seats: ["easy", "medium", "easy", "medium"], count_unspent_chips: true },
-    scan: { players: 4, level: "medium", friends: 0, category: "shape", dealers_choice: false,
+    scan: { players: 4, level: FIRST_LEVEL, friends: 0, category: "shape", dealers_choice: false,
       bluffo: false, four_in_a_row: false },
-    snap: { players: 4, level: "medium", friends: 0, match: "rank", index_card: false,
+    snap: { players: 4, level: FIRST_LEVEL, friends: 0, match: "rank", index_card: false,
       shuffle_on_recycle: false },
   };
 }
@@ -203,6 +219,20 @@ function levelOptions(selected) {
     t("level.computer", { level: t(`level.${level}`) })));
 }
 
+/** "Easy — reacts in about 0.6 s" (SNAP), "Easy — finds the match in about 4.8 s" (SCAN, for
+ * the chosen category). */
+function levelWords(level) {
+  const name = t(`level.${level}`);
+  if (state.game === "snap") return t("level.snap_means", { level: name, s: REACTION_S.snap[level] });
+  const category = state.scan.four_in_a_row ? "random" : state.scan.category;
+  return t("level.scan_means", { level: name, s: REACTION_S.scan[level][category] });
+}
+
+function realtimeLevelOptions(selected) {
+  return LEVELS.map((level) => h("option", { value: level, selected: selected === level },
+    levelWords(level)));
+}
+
 function renderOpponents() {
   const s = state[state.game];
   if (state.game === "scout") {
@@ -225,7 +255,8 @@ function renderOpponents() {
     h("div.opponent-row.realtime", {},
       h("label", { for: "level" }, t("lobby.level")),
       h("select", { id: "level", name: "level", "aria-describedby": "pace-hint",
-        onchange: (e) => { s.level = e.target.value; changed(); showLineup(); } }, levelOptions(s.level))),
+        onchange: (e) => { s.level = e.target.value; changed(); showLineup(); } },
+      realtimeLevelOptions(s.level))),
     h("div.opponent-row.realtime", {},
       h("label", { for: "friends" }, t("lobby.friends")),
       h("select", { id: "friends", name: "friends",
@@ -276,10 +307,10 @@ function setupOptions() {
   const snap = state.snap;
   bindCheck("count-chips", scout, "count_unspent_chips");
   chips("category", "category", CATEGORIES, scan.category, (c) => `lobby.scan.${c}`,
-    (c) => { scan.category = c; changed(); });
+    (c) => { scan.category = c; changed(); relabelLevels(); });
   bindCheck("dealers-choice", scan, "dealers_choice", scanConflicts);
   bindCheck("bluffo", scan, "bluffo");
-  bindCheck("four-in-a-row", scan, "four_in_a_row", scanConflicts);
+  bindCheck("four-in-a-row", scan, "four_in_a_row", () => { scanConflicts(); relabelLevels(); });
   const blind = $("colour-blind");
   blind.checked = localStorage.getItem(COLOUR_BLIND) === "1";
   blind.addEventListener("change", () => localStorage.setItem(COLOUR_BLIND, blind.checked ? "1" : "0"));
@@ -288,6 +319,12 @@ function setupOptions() {
   bindCheck("index-card", snap, "index_card");
   bindCheck("shuffle-on-recycle", snap, "shuffle_on_recycle");
   scanConflicts();
+}
+
+/** SCAN's level words follow the category. */
+function relabelLevels() {
+  if (state.game !== "scan" || !$("level")) return;
+  for (const option of $("level").options) option.textContent = levelWords(option.value);
 }
 
 /** As ScanOptions: Dealer's Choice cannot be combined with four in a row. With four in a row the
