@@ -79,6 +79,22 @@ def _red(c: int) -> bool:
     return (c & 3) in RED_SUITS
 
 
+def _looks_like(
+    others: Iterable[int], covered: Iterable[int], match: str
+) -> tuple[set[tuple[int, bool]], set[int], set[int]]:
+    # What a near miss looks like beside ``others`` and ``covered``: (rank, red) pairs adjacent
+    # to a top of the same colour, ranks of a top (by rank and colour only), covered match keys.
+    keys = match_keys(match)
+    adjacent: set[tuple[int, bool]] = set()
+    ranks: set[int] = set()
+    for other in others:
+        rank, red = other >> 2, _red(other)
+        adjacent.update(((rank - 1, red), (rank + 1, red)))
+        if match == MATCH_RANK_AND_COLOUR:
+            ranks.add(rank)
+    return adjacent, ranks, {keys[c] for c in covered}
+
+
 def near_miss(new: int, others: Iterable[int], covered: Iterable[int], match: str) -> bool:
     """Whether the newly revealed card ``new`` (no snap) looks like a match: adjacent in rank
     (A–2 … Q–K) to one of ``others`` (the other visible tops and the Pot's top) of the same
@@ -93,14 +109,12 @@ def near_miss(new: int, others: Iterable[int], covered: Iterable[int], match: st
     >>> near_miss(card("7H"), [card("7S")], [], "rank_and_colour")
     True
     """
-    keys = match_keys(match)
-    rank, red = new >> 2, _red(new)
-    for other in others:
-        if red == _red(other) and abs(rank - (other >> 2)) == 1:
-            return True
-        if match == MATCH_RANK_AND_COLOUR and rank == other >> 2:
-            return True
-    return any(keys[c] == keys[new] for c in covered)
+    adjacent, ranks, covered_keys = _looks_like(others, covered, match)
+    return (
+        (new >> 2, _red(new)) in adjacent
+        or new >> 2 in ranks
+        or match_keys(match)[new] in covered_keys
+    )
 
 
 def false_call_chance(
@@ -140,17 +154,22 @@ def false_call_chance(
     if keys[new] in matched:
         return 0.0
     near_others = list(others) + ([pot_top] if pot_top is not None else [])
+    adjacent, ranks, covered_keys = _looks_like(near_others, covered, match)
+
+    def looks_like(c: int) -> bool:
+        return (c >> 2, _red(c)) in adjacent or c >> 2 in ranks or keys[c] in covered_keys
+
     plain = near = 0
     for candidate in DECK:
         if candidate in shown or keys[candidate] in matched:
             continue
-        if near_miss(candidate, near_others, covered, match):
+        if looks_like(candidate):
             near += 1
         else:
             plain += 1
     unseen = 52 - len(shown)
     base = rate * unseen / (plain + NEAR_MISS_FACTOR * near) / DEAL_BIAS
-    factor = NEAR_MISS_FACTOR if near_miss(new, near_others, covered, match) else 1.0
+    factor = NEAR_MISS_FACTOR if looks_like(new) else 1.0
     return min(1.0, base * factor)
 
 
