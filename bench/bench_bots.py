@@ -2,8 +2,9 @@
 
 ``snap``: seeded games of four Medium bots — game length in flips (median, p95) and how games
 ended. ``scan``: per level and category, the mean time to a correct touch and the wrong-touch
-rate of one bot's plans on many revealed cards, beside the model's expected time (the number of
-cards looked at, on average 12 of 23, times the per-card median of ``shared/rules/snap.md``).
+rate of one bot's plans on many revealed cards, beside the model's expected time (the mean
+see-and-reach time plus the number of cards looked at, on average 12 of 23, times the per-card
+median of ``shared/rules/snap.md``).
 
 Run with ``make bench-bots`` (or ``python bench/bench_bots.py snap --games 1000``).
 """
@@ -66,7 +67,8 @@ def scan_levels(reveals: int, console: Console) -> None:
                     times.append(touch.rt_ms)
                 else:
                     wrong += 1
-            model = 12 * MEDIAN_MS[category] * SCAN_LEVELS[level].scale
+            params = SCAN_LEVELS[level]
+            model = params.see_mu + params.see_tau + 12 * MEDIAN_MS[category] * params.scale
             table.add_row(
                 level,
                 category,

@@ -8,10 +8,10 @@ the figures of the README from the JSON they write):
   ``P1_TARGET_MS`` (at a table of three or four bots the fastest touch of a round is about the
   0.3th percentile of one bot's), and prints the fitted values and the values made no quicker
   at a weaker level (what ``parlour.bots.scan.SCAN_LEVELS`` holds).
-- ``scan``: per level, one bot's planned correct touches per category (the fitted
-  distributions: 1st percentile, median, minimum) and seeded 4-player arena games of four bots
-  of that level until ``--reveals`` tan cards were revealed: the minimum and 1st percentile of
-  every correct touch made, and the winning touches' times.
+- ``scan``: per level, one bot's planned correct touches on ``--reveals`` reveals per
+  category (the fitted distributions: 1st percentile, median, minimum) and seeded 4-player
+  arena games of four bots of that level until ``--reveals`` tan cards were revealed: the
+  minimum and 1st percentile of every correct touch made, and the winning touches' times.
 - ``snap``: per level, ``--games`` seeded 4-player games of four bots of that level: false
   calls per bot per flip beside the rate of ``shared/rules/snap.md``, and the winning calls'
   reaction times.
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import math
 import random
@@ -134,7 +135,7 @@ def _scan_game(task: tuple[str, int]) -> dict[str, Any]:
 
 def scan_measure(reveals: int, workers: int, seed: int, console: Console) -> dict[str, Any]:
     out: dict[str, Any] = {"reveals": reveals, "seed": seed, "levels": {}}
-    plans = Table(title="SCAN: one bot's planned correct touches, 2,000 reveals per category (ms)")
+    plans = Table(title=f"SCAN: one bot's planned correct touches, {reveals} reveals per category")
     for column in ("level", "category", "p1 target", "min", "p1", "median", "p99"):
         plans.add_column(column, justify="left" if column in ("level", "category") else "right")
     arena = Table(title=f"SCAN arena: 4 bots of one level, until {reveals} reveals (ms)")
@@ -144,7 +145,7 @@ def scan_measure(reveals: int, workers: int, seed: int, console: Console) -> dic
     for level in LEVEL_ORDER:
         record: dict[str, Any] = {"categories": {}}
         for category in MEDIAN_MS:
-            times = [rt for rt, ok in touch_times(level, category, 2000, seed=seed) if ok]
+            times = [rt for rt, ok in touch_times(level, category, reveals, seed=seed) if ok]
             record["categories"][category] = {
                 "min": min(times),
                 "p1": percentile(times, 1),
@@ -161,7 +162,8 @@ def scan_measure(reveals: int, workers: int, seed: int, console: Console) -> dic
         deal = seed
         with ProcessPoolExecutor(max_workers=workers) as pool:
             while seen < reveals:
-                batch = [(level, deal + i) for i in range(8)]
+                left = math.ceil((reveals - seen) / 23)  # about 23 reveals per game
+                batch = [(level, deal + i) for i in range(max(1, min(8, left)))]
                 deal += len(batch)
                 for result in pool.map(_scan_game, batch):
                     if seen >= reveals:
@@ -288,6 +290,18 @@ def _touch(bot: ScanBot, view: Any, legal: Any, rng: random.Random) -> tuple[int
     return None
 
 
+@functools.cache
+def _scan_deals(seed: int) -> list[tuple[Any, Any]]:
+    # 32 first reveals, 8 per category: a view and the legal actions of seat 0.
+    deals = []
+    for deal in range(32):
+        category = CATEGORIES[deal % 4]
+        state = scan.new_state({"players": 2, "category": category}, seed + deal)
+        state = scan.apply(state, None, Timeout(), scan.deadline(state) or 0)
+        deals.append((scan.view(state, 0), scan.legal_actions(state, 0)))
+    return deals
+
+
 def scan_share(lineup: Sequence[str], races: int, seed: int) -> float:
     """The share of SCAN rounds a person wins against bots of ``lineup``, the person searching
     like the rules' Medium model (their starting estimate for a person) with no mistakes: the
@@ -295,12 +309,7 @@ def scan_share(lineup: Sequence[str], races: int, seed: int) -> float:
     before it only takes that bot out."""
     person = dataclasses.replace(SCAN_LEVELS["medium"], overlook=0.0, near_miss=0.0, bluffo=0.0)
     won = 0.0
-    deals = []
-    for deal in range(32):
-        category = CATEGORIES[deal % 4]
-        state = scan.new_state({"players": 2, "category": category}, seed + deal)
-        state = scan.apply(state, None, Timeout(), scan.deadline(state) or 0)
-        deals.append((scan.view(state, 0), scan.legal_actions(state, 0)))
+    deals = _scan_deals(seed)
     for i in range(races):
         view, legal = deals[i % len(deals)]
         rng = random.Random(f"{seed}:{i}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -17,3 +18,22 @@ def test_bench_prints_one_machine_readable_line_per_player_count(
         True
     ] * 4
     assert [line.split()[1] for line in lines[-4:]] == ["2p:", "3p:", "4p:", "5p:"]
+
+
+def test_bench_rt_measures_and_writes_its_json(
+    tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """bench/bench_rt.py on tiny samples: every subcommand the README quotes runs and writes
+    what ``plots`` reads (the figures themselves need the plots extra)."""
+    from bench import bench_rt
+
+    data = ["--workers", "1", "--data", str(tmp_path)]
+    bench_rt.main([*data, "scan", "--reveals", "40"])
+    bench_rt.main([*data, "snap", "--games", "2", "--levels", "expert,beginner"])
+    bench_rt.main([*data, "newcomer", "--races", "200"])
+    scan = json.loads((tmp_path / "rt-scan.json").read_text())  # type: ignore[operator]
+    assert scan["levels"]["medium"]["arena"]["reveals"] >= 40
+    snap = json.loads((tmp_path / "rt-snap.json").read_text())  # type: ignore[operator]
+    assert set(snap["levels"]) == {"expert", "beginner"}
+    assert snap["levels"]["beginner"]["bot_flips"] > 0
+    assert "first-visit level" in capsys.readouterr().out
