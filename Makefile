@@ -56,7 +56,7 @@ bench-bots: $(STAMP)
 
 # The real-time bots' reaction times beside a person's (issue 12): SCAN's correct touches over
 # 2,000 reveals per level, SNAP's false calls over 1,000 games per level, the races a newcomer
-# wins; writes docs/data/rt-*.json (about 15 minutes on 2 cores; RT_ARGS="--workers 1").
+# wins; writes docs/data/rt-*.json (50 minutes on a busy 2-core machine; RT_ARGS="--workers 1").
 RT_ARGS ?=
 rt-bots: $(STAMP)
 	$(PY) bench/bench_rt.py $(RT_ARGS) scan --reveals 2000
