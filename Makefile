@@ -4,12 +4,13 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test lint bench bench-bots bench-rl rt-bots plots-rt load load-flood fair golden pictures clean
+.PHONY: constraints serve test lint bench bench-bots bench-rl rt-bots plots-rt load load-flood fair golden pictures clean
 
-$(STAMP): pyproject.toml
+# constraints.txt pins every package installed, direct or not (make constraints rewrites it).
+$(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,rl]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[test,rl]'
 	touch $(STAMP)
 
 # The web server on http://127.0.0.1:8000 (add options: make serve SERVE_ARGS="--port 9000").
@@ -65,7 +66,7 @@ rt-bots: $(STAMP)
 
 # The README's reaction-time figures (docs/img/*-rt*.png) from docs/data/rt-*.json.
 $(VENV)/.plots: pyproject.toml $(STAMP)
-	$(PY) -m pip install --quiet -e '.[plots]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[plots]'
 	touch $@
 
 plots-rt: $(VENV)/.plots
@@ -85,3 +86,10 @@ pictures: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+
+# Rewrite constraints.txt from a fresh virtualenv with every extra (after changing a pin in
+# pyproject.toml): every transitive dependency at the version pip resolves today.
+constraints:
+	rm -rf /tmp/parlour-constraints && $(PYTHON) -m venv /tmp/parlour-constraints
+	/tmp/parlour-constraints/bin/pip install --quiet -e '.[test,rl,plots]'
+	/tmp/parlour-constraints/bin/pip freeze --exclude-editable | grep -v '^parlour' > constraints.txt
