@@ -18,12 +18,8 @@ what they tell the server:
 
 A *race* is a reveal whose snap was decided (a ``win``, ``tie`` or ``void``); the person wins it
 when the ``win`` is theirs. For each variant the harness reports races, the person's win rate
-(with a 95 % interval), ties, the *edge*: credited reaction time (from the ``ack``) minus the
-reaction time the script really had, both in game ms — what the cheat bought per call — and
-*bought*: paired race by race, the share of races won with the credited time that the real time
-would not have won against the same calls (the verdict shows every call's credited time). Win
-rates of separate variants differ by several points by chance at a few hundred races; *bought*
-compares each race with itself, so it measures the cheat's gain with far less noise.
+(with a 95 % interval), ties, and the *edge*: credited reaction time (from the ``ack``) minus the
+reaction time the script really had, both in game ms — what the cheat bought per call.
 
 Every table plays until its game ends, then a new one starts, until each variant has
 ``--races`` races or ``--seconds`` have passed. Every socket read has a deadline. Seeded
@@ -53,7 +49,6 @@ from websockets.exceptions import ConnectionClosed
 
 from parlour.bots.reaction import FLOOR_MS, reaction_ms
 from parlour.bots.snap import SNAP_LEVELS
-from parlour.core.race import TIE_WINDOW_MS
 
 if __package__ in (None, ""):  # run as a script: make `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -98,17 +93,11 @@ class Tally:
     ties: int = 0
     calls: int = 0
     edges: list[int] = field(default_factory=list)  # credited - true (game ms), per ack
-    bought: int = 0  # races won with the credited time that the true time would not have won
     games: int = 0
     errors: list[str] = field(default_factory=list)
 
     def rate(self) -> float:
         return self.wins / self.races if self.races else math.nan
-
-    def bought_points(self) -> float:
-        """What the credit bought, in points of win rate: (races won with the credited reaction
-        time that the real one would not have won) / races, paired race by race."""
-        return 100 * self.bought / self.races if self.races else math.nan
 
     def interval(self) -> tuple[float, float]:
         """A 95 % Wilson interval of the win rate."""
@@ -180,26 +169,10 @@ class Person:
                 continue
             self.decided.add(event["seq"])
             self.tally.races += 1
-            self.tally.bought += self.bought(event)
             if event["type"] == "win" and event["seat"] == self.seat:
                 self.tally.wins += 1
             elif event["type"] == "tie" and self.seat in event["seats"]:
                 self.tally.ties += 1
-
-    def bought(self, event: Msg) -> int:
-        # 1 if this race was won with the credited reaction time but would not have been with
-        # the one the script really had (the other calls as they were; N6 tie window), -1 the
-        # other way round, else 0.
-        calls = {c["seat"]: c["rt_ms"] for c in event.get("calls", [])}
-        true = self.true_rt.get(event["seq"])
-        if event["type"] == "void" or self.seat not in calls or true is None:
-            return 0
-        others = [rt for seat, rt in calls.items() if seat != self.seat]
-
-        def wins(rt: int) -> bool:
-            return all(rt < other - TIE_WINDOW_MS for other in others)
-
-        return int(wins(calls[self.seat])) - int(wins(true))
 
     async def run(self) -> None:
         """Play until the game ends or the variant has its races."""
@@ -322,8 +295,7 @@ def report(tallies: dict[str, Tally]) -> list[str]:
         lines.append(
             f"{name:<10} races={t.races:<4} win={100 * t.rate():5.1f}% "
             f"(95% {100 * low:4.1f}-{100 * high:4.1f}) ties={t.ties:<3} calls={t.calls:<4} "
-            f"edge_median={edge:+.0f}ms edge_p5={p5:+.0f}ms bought={t.bought_points():+.1f}pts "
-            f"games={t.games} "
+            f"edge_median={edge:+.0f}ms edge_p5={p5:+.0f}ms games={t.games} "
             f"errors={len(t.errors)}"
         )
     return lines
