@@ -89,3 +89,60 @@ def test_the_layer_check_catches_a_crossing(
     target.write_text(source)
     monkeypatch.setattr(sys.modules[__name__], "SRC", tmp_path)
     assert any(expected in v for v in violations(tmp_path))
+
+
+def module_of(path: Path, root: Path = SRC) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
+    return ".".join(("parlour", *(parts[:-1] if parts[-1] == "__init__" else parts)))
+
+
+def import_cycles(root: Path = SRC) -> list[list[str]]:
+    """Cycles of Parlour modules importing each other (imports inside functions count: they
+    only hide a cycle; ``if TYPE_CHECKING`` imports do not run and do not count; a package's
+    ``__init__`` re-exporting its modules does not count)."""
+    graph: dict[str, set[str]] = {}
+    modules = {module_of(p, root): p for p in root.rglob("*.py")}
+    for name, path in modules.items():
+        if path.name == "__init__.py":
+            continue
+        tree = ast.parse(path.read_text())
+        typing_only = {
+            id(n) for node in ast.walk(tree)
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+            for n in ast.walk(node)
+        }  # fmt: skip
+        found = set()
+        for node in ast.walk(tree):
+            if id(node) in typing_only or not isinstance(node, ast.ImportFrom | ast.Import):
+                continue
+            targets = [a.name for a in node.names] if isinstance(node, ast.Import) else [
+                node.module or "", *(f"{node.module}.{a.name}" for a in node.names)
+            ]  # fmt: skip
+            found |= {t for t in targets if t in modules and t != name}
+        graph[name] = {t for t in found if modules[t].name != "__init__.py"}
+    cycles, seen = [], set()
+    for start in sorted(graph):
+        stack = [(start, [start])]
+        while stack:
+            node, trail = stack.pop()
+            for nxt in sorted(graph.get(node, ())):
+                if nxt == start and frozenset(trail) not in seen:
+                    seen.add(frozenset(trail))
+                    cycles.append(trail)
+                elif nxt not in trail and nxt > start:
+                    stack.append((nxt, [*trail, nxt]))
+    return cycles
+
+
+def test_no_module_imports_itself_round_about() -> None:
+    assert import_cycles() == []
+
+
+def test_the_cycle_check_finds_a_cycle(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "a.py").write_text("def f():\n    from parlour.pkg.b import g\n")
+    (package / "b.py").write_text("from parlour.pkg.a import f\n")
+    (package / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                                  "    from parlour.pkg.a import f\n")  # fmt: skip
+    assert import_cycles(tmp_path) == [["parlour.pkg.a", "parlour.pkg.b"]]

@@ -43,13 +43,12 @@ from parlour.games.snap.rules import (
     snap_valid,
     to_act,
 )
+from parlour.games.snap.start import new_state, state_from_deal
 from parlour.games.snap.state import (
     FLIP_CAP,
     SnapOptions,
     State,
-    new_state,
     options_from_json,
-    state_from_deal,
 )
 from parlour.games.snap.view import hidden_info, history, scramble_hidden, view
 
