@@ -30,7 +30,7 @@ import numpy as np
 import pyspiel
 
 from parlour.bots.levels import make_bot
-from parlour.bots.scout.determinize import public_slots, unseen_cards
+from parlour.bots.scout.determinize import fill_slots, public_slots, unseen_cards
 from parlour.games.scout import (
     Scout,
     ScoutShow,
@@ -285,16 +285,7 @@ class ScoutSpielState(pyspiel.State):
                 if event["round"] == 1 and event["type"] == "show":
                     known.update(canonical((c[0], c[1])) for c in event["cards"])
             pool = [c for c in pool if c not in known]
-        rng.shuffle(pool)
-        hands = []
-        for seat_slots in slots:
-            hand = []
-            for slot in seat_slots:
-                if slot is None:
-                    card = pool.pop()
-                    slot = (card[1], card[0]) if rng.random() < 0.5 else card
-                hand.append(slot)
-            hands.append(tuple(hand))
+        hands = fill_slots(slots, pool, rng)
         engine = state.clone()
         engine.hands = tuple(hands)
         engine.round_cards = frozenset(

@@ -60,7 +60,23 @@ seats, then: covered/23, Bluffo stack/3, Bluffo played, game number/4, reveals s
 players/8."""
 
 
-class SnapRaces:
+class _Races:
+    """What both real-time codecs share: a reveal's chosen inputs become timed plans, played
+    in time order by the game's own ``_run``."""
+
+    def plan(self, state: Any, seat: int, index: int) -> tuple[int, int, Any] | None:
+        raise NotImplementedError
+
+    def _run(self, state: Any, plans: list[tuple[int, int, Any]]) -> Any:
+        raise NotImplementedError
+
+    def play(self, state: Any, choices: dict[int, int]) -> Any:
+        """The state at the next reveal (or the end) after each seat's chosen input."""
+        plans = [p for s, i in choices.items() if (p := self.plan(state, s, i)) is not None]
+        return self._run(state, plans)
+
+
+class SnapRaces(_Races):
     """SNAP through reveals (see the module docstring). ``new(options, seed)`` starts a game and
     plays to the first reveal; ``play(state, choices)`` plays one reveal's choices to the next
     reveal (or the end). Flips are made for the seat to act as soon as flips open (N3)."""
@@ -96,10 +112,6 @@ class SnapRaces:
 
     def describe(self, index: int) -> str:
         return "wait" if index == 0 else f"snap at {SNAP_RTS[index - 1]} ms"
-
-    def play(self, state: SnapState, choices: dict[int, int]) -> SnapState:
-        plans = [p for s, i in choices.items() if (p := self.plan(state, s, i)) is not None]
-        return self._run(state, plans)
 
     def _run(self, state: SnapState, plans: list[tuple[int, int, Any]]) -> SnapState:
         # Apply the timed inputs and the referee's timeouts in time order, flipping for the seat
@@ -171,7 +183,7 @@ class SnapRaces:
         return scramble_hidden(state, seat, rng)
 
 
-class ScanRaces:
+class ScanRaces(_Races):
     """SCAN through reveals (see the module docstring). Each seat makes one input per reveal
     (a touch or a Bluffo slap at a chosen time, or nothing); in Dealer's Choice the winner's
     choice is left to the timer (the category stays)."""
@@ -214,10 +226,6 @@ class ScanRaces:
         k, j = divmod(index - 1, self.targets)
         what = "slap Bluffo" if j == self.layout else f"touch blue card {j}"
         return f"{what} at {SCAN_RTS[k]} ms"
-
-    def play(self, state: ScanState, choices: dict[int, int]) -> ScanState:
-        plans = [p for s, i in choices.items() if (p := self.plan(state, s, i)) is not None]
-        return self._run(state, plans)
 
     def _run(self, state: ScanState, plans: list[tuple[int, int, Any]]) -> ScanState:
         # Apply the timed inputs and the referee's timeouts in time order until the next reveal

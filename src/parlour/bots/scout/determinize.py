@@ -10,7 +10,7 @@ arrangement of the cards nobody has seen, each in a random orientation.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parlour.games.scout import ScoutOptions, State, group_key
@@ -61,16 +61,11 @@ def unseen_cards(view: Mapping[str, Any]) -> list[Card]:
     return [c for c in deck_for(view["players"]) if c not in seen]
 
 
-def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
-    """A full play-phase state consistent with ``view``, hidden cards drawn at random.
-
-    The state is built for playouts to the end of the current round: it is marked as the game's
-    last round, so the round's end ends it (no further deal), and the captured piles hold
-    placeholder cards (only their number matters).
-    """
-    players = view["players"]
-    slots = public_slots(view)
-    pool = unseen_cards(view)
+def fill_slots(
+    slots: Sequence[Sequence[Any]], pool: list[Any], rng: random.Random
+) -> list[tuple[Any, ...]]:
+    """Each seat's hand with its unknown slots (``None``) filled from ``pool`` (shuffled in
+    place), each drawn card turned either way up at random; known slots kept."""
     rng.shuffle(pool)
     hands = []
     for seat_slots in slots:
@@ -81,6 +76,18 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
                 slot = (card[1], card[0]) if rng.random() < 0.5 else card
             hand.append(slot)
         hands.append(tuple(hand))
+    return hands
+
+
+def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
+    """A full play-phase state consistent with ``view``, hidden cards drawn at random.
+
+    The state is built for playouts to the end of the current round: it is marked as the game's
+    last round, so the round's end ends it (no further deal), and the captured piles hold
+    placeholder cards (only their number matters).
+    """
+    players = view["players"]
+    hands = fill_slots(public_slots(view), unseen_cards(view), rng)
     opts = view["options"]
     options = ScoutOptions(players, opts.get("count_unspent_chips", True))
     state = State.__new__(State)
