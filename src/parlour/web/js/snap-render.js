@@ -255,14 +255,6 @@ export function ranking(view, me) {
     h("span.rank-score", {}, out && !held ? h("span.went-out", {}, t("snap.results.went_out", { nth: ordinal(out) })) : t("snap.results.cards", { n: held })))));
 }
 
-/** The headline of the end. */
-export function winnerLine(view, me) {
-  const winners = view.outcome.winners;
-  if (winners.length > 1) return t("results.shared_win");
-  if (winners[0] === me) return t("results.you_won");
-  return t("results.winner", { name: nameOf(view, winners[0], me) });
-}
-
 /** Why the game ended, as a sentence. */
 export function endReason(view) {
   const why = whyText(view.outcome.reason);

@@ -10,8 +10,9 @@ import { player } from "./net.js";
 import { createSeating, newTable, otherSeats, seatOrder } from "./seating.js";
 import {
   banner, bannerWorthy, cardBack, cardName, describe, endReason, myReactions, ranking,
-  reactionSummary, seatHue, seatTile, pot, topCard, winnerLine,
+  reactionSummary, seatHue, seatTile, pot, topCard,
 } from "./snap-render.js";
+import { winnerLine } from "./render.js";
 
 /** A touch screen with no hovering pointer: no keyboard hints in the words. */
 const TOUCH = matchMedia("(hover: none) and (pointer: coarse)");
