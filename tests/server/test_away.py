@@ -24,8 +24,9 @@ from tests.server.live import LiveServer, post
 
 Msg = dict[str, Any]
 
-TURN_S, FLIP_S, HOST_AWAY_S = 3.0, 1.5, 1.0
-"""Short timers (a move may take up to 3 s, so that the scripted players are never late)."""
+TURN_S, FLIP_S, HOST_AWAY_S = 6.0, 1.5, 1.0
+"""Short timers (a move may take up to 6 s, so that the scripted players are never late on a
+busy machine; the tests that wait for a timer wait for the 1.5 s flip timer)."""
 TIMERS = {
     "PARLOUR_TURN_TIMER_S": str(TURN_S),
     "PARLOUR_FLIP_TIMER_S": str(FLIP_S),
