@@ -241,8 +241,9 @@ async def _person_main(port: int, made: Msg, think: float, until: float, stop: A
     ws = await connect(f"ws://{HOST}:{port}/ws/{made['table_id']}", proxy=None,
                        ping_interval=None, max_size=2**22)  # fmt: skip
     await ws.send(json.dumps({"v": 1, "type": "hello", "token": made["token"]}))
-    while (first := json.loads(await ws.recv()))["type"] != "state":
-        pass
+    async with asyncio.timeout(60):  # a stalled server fails the run, it does not hang it
+        while (first := json.loads(await ws.recv()))["type"] != "state":
+            pass
     person = _Person(ws, first, think)
     tasks = [asyncio.ensure_future(t) for t in (person.read(), person.ping(), person.play())]
     while time.time() < until and not stop.is_set():

@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parlour.core import Timeout
+from parlour.games.registry import get_game
 from parlour.games.scan import Bluffo, Touch
 from parlour.games.scan import rules as scan_rules
 from parlour.games.scan.cards import DESIGNS
@@ -69,6 +70,16 @@ class _Races:
 
     def _run(self, state: Any, plans: list[tuple[int, int, Any]]) -> Any:
         raise NotImplementedError
+
+    game: str
+
+    def outcome(self, state: Any) -> Any:
+        """The game's outcome (``None`` while it goes on), from its ``GameSpec``."""
+        return get_game(self.game).outcome(state)
+
+    def scramble(self, state: Any, seat: int, rng: Any) -> Any:
+        """Everything hidden from ``seat`` redrawn (the game's ``scramble_hidden``)."""
+        return get_game(self.game).scramble_hidden(state, seat, rng)
 
     def play(self, state: Any, choices: dict[int, int]) -> Any:
         """The state at the next reveal (or the end) after each seat's chosen input."""
@@ -173,14 +184,6 @@ class SnapRaces(_Races):
         out[b + 2] = keys is not match_keys("rank")
         out[b + 3] = n / 12
         return out
-
-    def outcome(self, state: SnapState) -> dict[str, Any] | None:
-        return snap_rules.outcome(state)
-
-    def scramble(self, state: SnapState, seat: int, rng: Any) -> SnapState:
-        from parlour.games.snap import scramble_hidden
-
-        return scramble_hidden(state, seat, rng)
 
 
 class ScanRaces(_Races):
@@ -287,11 +290,3 @@ class ScanRaces(_Races):
         out[b + 4] = state.round / 23
         out[b + 5] = n / 8
         return out
-
-    def outcome(self, state: ScanState) -> dict[str, Any] | None:
-        return scan_rules.outcome(state)
-
-    def scramble(self, state: ScanState, seat: int, rng: Any) -> ScanState:
-        from parlour.games.scan import scramble_hidden
-
-        return scramble_hidden(state, seat, rng)
