@@ -182,7 +182,9 @@ def test_a_disconnected_person_goes_away_and_comes_back(server: LiveServer) -> N
     rng = random.Random(4)
     turn = play_until(host, lambda m: m["view"]["to_act"] == [1], rng)
     assert timed(turn) == {1: TURN_S * 1000} and not away(turn, 1)
-    mine = friend.until(lambda m: m["type"] == "state" and m["state_id"] == turn["state_id"])
+    mine = friend.state  # Bo may have seen that state already (when the round starts with him)
+    if mine["state_id"] != turn["state_id"]:
+        mine = friend.until(lambda m: m["type"] == "state" and m["state_id"] == turn["state_id"])
     friend.send("act", state_id=mine["state_id"], action=rng.choice(mine["actions"]), ref=1)
     reply = friend.until(lambda m: m["type"] in ("ack", "error"))
     assert reply["type"] == "ack", reply
@@ -346,6 +348,27 @@ def test_a_move_of_their_own_brings_a_person_back(tmp_path: Path) -> None:
     replies, bo_moves, away_now = asyncio.run(scenario())
     assert [m["type"] for m in replies if m.get("ref") == "mine"] == ["ack"]
     assert not away_now and bo_moves == [{"type": "flip", "flip": True}]
+
+
+def test_a_person_back_while_the_computer_waits_to_move_for_them_keeps_their_turn(
+    tmp_path: Path,
+) -> None:
+    # In-process: the computer has decided Bo's flip and waits for the room (another input
+    # holds its lock); Bo comes back meanwhile. The computer's flip must not be played.
+    async def scenario() -> tuple[list[Any], bool]:
+        hub, room, bo = await _bo_away(tmp_path, bot_delay_min_ms=300, bot_delay_max_ms=300,
+                                   turn_timer_s=5, flip_timer_s=0.3)  # fmt: skip
+        async with room.lock:
+            await asyncio.sleep(0.8)  # the computer's pause is over: it waits for the lock
+            await room.back(bo)
+        await asyncio.sleep(0.1)  # the computer has the lock now (Bo's new timer: 0.3 s)
+        bo_moves = [e.action for e in room.table.record if e.seat == 1]
+        away_now = room.table.seats[1].away
+        await _close(hub)
+        return bo_moves, away_now
+
+    bo_moves, away_now = asyncio.run(scenario())
+    assert not away_now and bo_moves == []
 
 
 def test_the_timers_are_settings() -> None:

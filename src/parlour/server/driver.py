@@ -9,6 +9,7 @@ person who is away (``parlour.server.away``).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 from typing import TYPE_CHECKING, Any
@@ -65,8 +66,9 @@ class BotDriver:
                 table = self.room.table
                 playing = seat in table.to_act() and self.computer_plays(seat)
                 if playing and action in table.legal_actions(seat):
-                    result = await self.room.submit(seat, table.state_id, action)
-                    if isinstance(result, Rejected):
+                    still = functools.partial(self.computer_plays, seat)  # not back meanwhile
+                    result = await self.room.submit(seat, table.state_id, action, still)
+                    if isinstance(result, Rejected) and still():
                         log.warning("bot move refused at %s: %s", self.room.table_id, result)
 
     async def _think(self, seat: int) -> Any:

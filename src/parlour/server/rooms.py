@@ -30,6 +30,7 @@ import secrets
 import time
 import unicodedata
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from parlour.bots.levels import LEVELS
@@ -303,12 +304,18 @@ class Room:
 
     # ------------------------------------------------------------------ inputs
 
-    async def submit(self, seat: int, state_id: int, action: Any) -> Accepted | Rejected:
+    async def submit(
+        self, seat: int, state_id: int, action: Any, still: Callable[[], bool] | None = None
+    ) -> Accepted | Rejected:
         """Apply ``action`` for ``seat``, store it, then broadcast; refusals change nothing.
 
+        ``still`` (checked once the room's lock is held) may refuse it with ``stale_state``:
+        the bot driver's move for a person who came back while it waited for the lock.
         If the store fails, the input is taken back and refused with ``storage_error``.
         """
         async with self.lock:
+            if still is not None and not still():
+                return Rejected("stale_state", CODES["stale_state"], self.table.state_id)
             mark = self.mark()
             result = self.table.submit(seat, state_id, action, self.now())
             if isinstance(result, Rejected):
