@@ -29,8 +29,8 @@ import random
 import secrets
 import time
 import unicodedata
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from parlour.bots.levels import LEVELS
