@@ -256,7 +256,7 @@ def test_pages_and_headers(tmp_path: Path) -> None:
             "/",
             "/t/abc",
             "/replay/abc",
-            "/static/js/table.js",
+            "/static/js/scout.js",
             "/static/css/parlour.css",
         ):
             response = client.get(path)

@@ -109,7 +109,7 @@ class GameSpec:
     scramble_hidden: Callable[..., Any]
     race: Callable[[Any], Any] | None = None
     setup: Mapping[str, Any] = field(default_factory=dict)
-    page: str = "table.html"
+    page: str = "scout.html"
     history: Callable[[Any, Seat | None, int], list[dict[str, Any]]] | None = None
     timed: frozenset[str] = frozenset()
     late_calls_move_on: bool = False

@@ -268,7 +268,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def table_page(request: Request) -> Response:
         # Each game has its own table page; an unknown table gets the SCOUT page, which says so.
         room = await room_of(request)
-        name = room.table.spec.page if isinstance(room, Room) else "table.html"
+        name = room.table.spec.page if isinstance(room, Room) else "scout.html"
         return FileResponse(WEB / name, headers={"cache-control": "no-cache"})
 
     async def scan_designs(request: Request) -> Response:

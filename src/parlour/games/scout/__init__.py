@@ -64,7 +64,7 @@ GAME = GameSpec(
     hidden_info=hidden_info,
     scramble_hidden=scramble_hidden,
     setup={"count_unspent_chips": bool},
-    page="table.html",
+    page="scout.html",
     history=history,
     refusals=refusals,
 )

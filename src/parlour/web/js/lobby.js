@@ -1,6 +1,6 @@
 // The lobby: pick a game, players, opponents and options, and play at once.
 
-import { card } from "./cards.js";
+import { card } from "./scout-cards.js";
 import { $, fill, h } from "./dom.js";
 import { applyCatalogue, helpSections, t } from "./i18n.js";
 import { createTable, player } from "./net.js";

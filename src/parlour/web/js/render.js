@@ -1,7 +1,7 @@
 // Pieces of the SCOUT table drawn from a view: seats, the active show, the log, results.
 // Shared by the live table and the replay. No rules here: only what the view says.
 
-import { card, cardBack } from "./cards.js";
+import { card, cardBack } from "./scout-cards.js";
 import { describe, nameOf, reason } from "./describe.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";

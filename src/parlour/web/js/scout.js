@@ -2,7 +2,7 @@
 // offers exactly the legal actions it lists. No rules live here.
 
 import { flyIn, flyOut, pulse } from "./anim.js";
-import { card, cardRow } from "./cards.js";
+import { card, cardRow } from "./scout-cards.js";
 import { describe, nameOf } from "./describe.js";
 import { $, fill, h, toast } from "./dom.js";
 import { listNames, t } from "./i18n.js";
