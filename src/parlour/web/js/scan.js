@@ -6,6 +6,7 @@
 import "./i18n-scan.js";
 import { nameOf } from "./describe.js";
 import { $, fill, h, toast } from "./dom.js";
+import { gameNow, readClock } from "./game-clock.js";
 import { t, tn } from "./i18n.js";
 import { player } from "./net.js";
 import { ranking, seatHue, winnerLine } from "./render.js";
@@ -38,13 +39,6 @@ const view = () => ui.view;
 
 // ---------------------------------------------------------------- the game clock
 
-/** Game milliseconds now, from the last state's clock (frozen while the clock is stopped). */
-function gameNow() {
-  const c = ui.clock;
-  if (!c) return ui.view?.time_ms ?? 0;
-  return c.running ? c.game + (performance.now() - c.wall) * c.speed : c.game;
-}
-
 /** The timer to draw now: `{start, end, kind}` on the game clock, or null. */
 function currentTimer(v) {
   if (!v || !v.started || v.outcome) return null;
@@ -71,7 +65,7 @@ function tick() {
       fillEl.style.transform = "scaleX(0)";
       continue;
     }
-    const left = Math.max(0, Math.min(1, (timer.end - gameNow()) / Math.max(1, timer.end - timer.start)));
+    const left = Math.max(0, Math.min(1, (timer.end - gameNow(ui.clock, ui.view?.time_ms ?? 0)) / Math.max(1, timer.end - timer.start)));
     bar.classList.remove("idle");
     bar.classList.toggle("low", left < 0.25);
     fillEl.style.transform = `scaleX(${left.toFixed(4)})`;
@@ -723,11 +717,7 @@ function onState(msg) {
   const prev = ui.view;
   const v = msg.view;
   if (msg.clock) {
-    const c = msg.clock;
-    ui.clock = {
-      game: c.now_ms, wall: performance.now(), speed: c.speed ?? 1, running: Boolean(c.running),
-      startsAt: !c.running && c.starts_in_ms !== null && c.starts_in_ms !== undefined ? performance.now() + c.starts_in_ms : null,
-    };
+    ui.clock = readClock(msg.clock);
   }
   ui.view = v;
   ui.fairPlay = msg.fair_play ?? [];

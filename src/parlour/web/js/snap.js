@@ -5,6 +5,7 @@
 import "./i18n-snap.js";
 import { nameOf } from "./describe.js";
 import { $, fill, h, toast } from "./dom.js";
+import { gameNow, readClock } from "./game-clock.js";
 import { capitalised, listNames, t } from "./i18n.js";
 import { player } from "./net.js";
 import { createSeating, newTable, otherSeats, seatOrder } from "./seating.js";
@@ -34,14 +35,6 @@ const seating = createSeating(ui, {
 });
 
 // ---------------------------------------------------------------- time
-
-/** The game clock now, extrapolated from the latest state's clock (game ms). */
-function gameNow() {
-  const c = ui.clock;
-  if (!c) return ui.view?.clock_ms ?? 0;
-  if (!c.running) return c.now_ms;
-  return c.now_ms + (performance.now() - ui.clockAt) * (c.speed || 1);
-}
 
 const running = () => Boolean(ui.view?.started && !ui.view.outcome && (ui.clock ? ui.clock.running : true));
 const canFlip = () => running() && ui.actions.some((a) => a.type === "flip");
@@ -273,7 +266,7 @@ function tick() {
   let frac = null;
   if (running() && !v.race && v.deadline_ms !== null && v.deadline_ms !== undefined) {
     const end = v.deadline_ms > v.flip_open_ms ? v.deadline_ms : v.flip_open_ms + total;
-    frac = Math.max(0, Math.min(1, (end - gameNow()) / total));
+    frac = Math.max(0, Math.min(1, (end - gameNow(ui.clock && readClock(ui.clock, ui.clockAt), ui.view?.clock_ms ?? 0)) / total));
   }
   for (const el of document.querySelectorAll(".timer[data-timer]")) {
     if (el.dataset.timer === "") continue;
