@@ -66,8 +66,6 @@ from parlour.table import SeatInfo
 WEB = Path(__file__).resolve().parent.parent / "web"
 """The static front end."""
 
-"""Games with a web table today (SCAN and SNAP are shown as coming soon)."""
-
 MAX_BODY = 4096
 """The largest JSON body the API reads."""
 
