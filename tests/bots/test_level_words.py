@@ -1,8 +1,10 @@
 """The lobby's words for the real-time levels and its first-visit level follow the bots' models.
 
-``src/parlour/web/js/lobby.js`` says what each level means ("reacts in about 0.5 s") and which
-level a first visit starts at; these tests recompute both from ``parlour.bots`` so that a change
-of a model that leaves the lobby's words behind fails here.
+The bots' ``LEVEL_WORDS`` (``parlour.bots.snap``, ``parlour.bots.scan``; the lobby shows them
+through ``GET /api/games``) say what each level means ("reacts in about 0.5 s"), and
+``src/parlour/web/js/lobby.js`` which level a first visit starts at; these tests recompute both
+from the bots' models so that a change of a model that leaves the lobby's words behind fails
+here.
 """
 
 from __future__ import annotations
@@ -18,13 +20,17 @@ import pytest
 from bench.bench_rt import PEOPLE, snap_share
 
 from parlour.bots.reaction import LEVEL_ORDER, pace_setter_levels, reaction_ms
+from parlour.bots.scan import LEVEL_WORDS as scan_words
 from parlour.bots.scan import MEDIAN_MS, touch_times
+from parlour.bots.snap import LEVEL_WORDS as snap_words
 from parlour.bots.snap import SNAP_LEVELS
 
 LOBBY = Path(__file__).resolve().parents[2] / "src" / "parlour" / "web" / "js" / "lobby.js"
 
 
 def _lobby_constant(name: str) -> Any:
+    if name == "REACTION_S":  # the lobby's words come from the bots (GET /api/games)
+        return {"snap": snap_words["seconds"], "scan": scan_words["seconds"]}
     match = re.search(rf"export const {name} = (.*?);\n", LOBBY.read_text(), flags=re.S)
     assert match, f"lobby.js defines {name}"
     return json.loads(match.group(1))

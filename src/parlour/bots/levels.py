@@ -7,6 +7,9 @@ A bot spec is a name with an optional parameter: ``random``, ``greedy``, ``heuri
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 from parlour.bots.base import Bot, RandomBot
 from parlour.bots.scout import GreedyBot, HeuristicBot
 from parlour.bots.scout.search import SearchBot
@@ -26,6 +29,16 @@ SCOUT_LEVELS = {
 """What each level plays in SCOUT (Expert thinks at most 1 s per move on one core)."""
 
 
+BOTS = {
+    "scout": "parlour.bots.levels:scout_bot",
+    "scan": "parlour.bots.scan:make_bot",
+    "snap": "parlour.bots.snap:make_bot",
+}
+"""Where the bots of Parlour's own games are made: ``module:function``, the function taking a
+bot spec. A game plugged in from package ``P`` (``parlour.games.registry``) has its bots in
+``P.bots:make_bot``."""
+
+
 def make_bot(game: str, spec: str) -> Bot:
     """The bot named by ``spec`` for ``game``; raises ``ValueError`` for an unknown game, name
     or parameter.
@@ -33,25 +46,42 @@ def make_bot(game: str, spec: str) -> Bot:
     >>> make_bot("scout", "search:0.25").budget_s
     0.25
     """
+    module, function = _bots_module(game)
+    maker: Any = getattr(importlib.import_module(module), function)
+    bot: Bot = maker(spec)
+    return bot
+
+
+def _bots_module(game: str) -> tuple[str, str]:
+    # The module and function that make ``game``'s bots; raises ValueError for an unknown game.
+    from parlour.games.registry import package_of
+
+    try:
+        target = BOTS.get(game) or f"{package_of(game)}.bots:make_bot"
+    except KeyError:
+        raise ValueError(f"no bots for {game!r}") from None
+    module, _, function = target.partition(":")
+    return module, function
+
+
+def level_words(game: str) -> dict[str, Any] | None:
+    """What each level means in ``game`` for a person choosing it, if its bots say
+    (``LEVEL_WORDS`` in their module: a catalogue ``label`` and ``seconds`` per level, or per
+    level and value of the option ``by``, with ``when`` giving the value used while a ``bool``
+    option is on); ``None`` otherwise. Raises ``ValueError`` for an unknown game."""
+    module, _ = _bots_module(game)
+    words: dict[str, Any] | None = getattr(importlib.import_module(module), "LEVEL_WORDS", None)
+    return words
+
+
+def scout_bot(spec: str) -> Bot:
+    """SCOUT's bot named by ``spec`` (see the module docstring); raises ``ValueError`` for an
+    unknown name or parameter."""
     name, _, param = spec.partition(":")
-    if game == "scan":
-        from parlour.bots.scan import ScanBot
-
-        if name not in LEVELS or param:
-            raise ValueError(f"SCAN bots are levels: {', '.join(LEVELS)}; not {spec!r}")
-        return ScanBot(name)  # type: ignore[return-value]
-    if game == "snap":
-        from parlour.bots.snap import SnapBot
-
-        if name not in LEVELS or param:
-            raise ValueError(f"SNAP bots are levels: {', '.join(LEVELS)}; not {spec!r}")
-        return SnapBot(name)  # type: ignore[return-value]
-    if game != "scout":
-        raise ValueError(f"no bots for {game!r}")
     if name in SCOUT_LEVELS:
         if param:
             raise ValueError(f"level {name!r} takes no parameter")
-        return make_bot(game, SCOUT_LEVELS[name])
+        return scout_bot(SCOUT_LEVELS[name])
     try:
         value = float(param) if param else None
     except ValueError:

@@ -158,3 +158,32 @@ def touch_times(
                 design = view["layout"][plan.action.blue_index][column]
                 out.append((plan.action.rt_ms or 0, design == view["tan"][column]))
     return out
+
+
+def make_bot(spec: str) -> ScanBot:
+    """The SCAN bot of level ``spec`` (``parlour.bots.levels.make_bot``); raises ``ValueError``
+    for anything but a level."""
+    from parlour.bots.levels import LEVELS
+
+    name, _, param = spec.partition(":")
+    if name not in LEVELS or param:
+        raise ValueError(f"SCAN bots are levels: {', '.join(LEVELS)}; not {spec!r}")
+    return ScanBot(name)
+
+
+LEVEL_WORDS: dict[str, Any] = {
+    "label": "level.scan_means",
+    "by": "category",
+    "when": {"four_in_a_row": "random"},
+    "seconds": {
+        "beginner": {"shape": 6.2, "pattern": 6.6, "position": 4.9, "colour": 4.2, "random": 5.2},
+        "easy": {"shape": 4.8, "pattern": 5.1, "position": 3.8, "colour": 3.3, "random": 4.1},
+        "medium": {"shape": 3.4, "pattern": 3.6, "position": 2.8, "colour": 2.4, "random": 2.9},
+        "hard": {"shape": 2.6, "pattern": 2.8, "position": 2.1, "colour": 1.9, "random": 2.3},
+        "expert": {"shape": 2.0, "pattern": 2.1, "position": 1.7, "colour": 1.5, "random": 1.8},
+    },
+}
+"""What each level means to a person choosing it (the lobby's words, through ``GET /api/games``):
+the median time to touch the match in seconds, by the ``category`` option (``"random"``, the
+median over all four, with ``four_in_a_row`` on); ``tests/bots/test_level_words.py`` keeps it
+equal to the models."""

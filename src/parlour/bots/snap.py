@@ -233,3 +233,23 @@ class SnapBot:
 
 
 __all__ = ["SNAP_LEVELS", "SnapBot", "false_call_chance", "near_miss", "pace_setter_levels"]
+
+
+def make_bot(spec: str) -> SnapBot:
+    """The SNAP bot of level ``spec`` (``parlour.bots.levels.make_bot``); raises ``ValueError``
+    for anything but a level."""
+    from parlour.bots.levels import LEVELS
+
+    name, _, param = spec.partition(":")
+    if name not in LEVELS or param:
+        raise ValueError(f"SNAP bots are levels: {', '.join(LEVELS)}; not {spec!r}")
+    return SnapBot(name)
+
+
+LEVEL_WORDS: dict[str, Any] = {
+    "label": "level.snap_means",
+    "seconds": {"beginner": 0.8, "easy": 0.6, "medium": 0.5, "hard": 0.4, "expert": 0.3},
+}
+"""What each level means to a person choosing it (the lobby's words, through ``GET /api/games``):
+the median reaction time in seconds (``tests/bots/test_level_words.py`` keeps it equal to the
+models)."""

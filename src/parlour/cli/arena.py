@@ -209,9 +209,6 @@ def play_realtime_game(
     return _result(spec.outcome(state), deal, rotation, seats, move_ms)
 
 
-TURN_BASED = {"scout"}
-
-
 def _result(
     result: Any, deal: int, rotation: int, seats: list[int], move_ms: list[list[float]]
 ) -> GameResult:
@@ -231,7 +228,7 @@ def _result(
 
 
 def _play_task(task: tuple[str, int, list[str], int, int]) -> GameResult:
-    if task[0] in TURN_BASED:
+    if get_game(task[0]).race is None:  # turn-based
         return play_game(*task)
     return play_realtime_game(*task)
 

@@ -6,26 +6,34 @@ import argparse
 import sys
 from pathlib import Path
 
+from parlour.games.registry import get_game, names
+
 
 def write_cards(game: str, out: Path, colour_blind: bool = False) -> list[Path]:
     """Write every card drawing of ``game`` as SVG files into ``out``; returns the files written.
 
-    For SCAN: one file per design (``shape-00.svg`` … ``colour-22.svg``), a sheet per category
-    (``sheet-shape.svg`` …), the Bluffo card and two sample cards. Creates ``out`` if needed.
-    Raises ``ValueError`` for a game without card drawings and ``OSError`` if a file cannot be
-    written.
+    The files are the game's ``GameSpec.drawings`` (for SCAN: one file per design,
+    ``shape-00.svg`` … ``colour-22.svg``, a sheet per category, the Bluffo card and two sample
+    cards). Creates ``out`` if needed. Raises ``ValueError`` for a game without card drawings and
+    ``OSError`` if a file cannot be written.
     """
-    if game != "scan":
-        raise ValueError(f"no card drawings for game {game!r}; only scan has them")
-    from parlour.games.scan.svg import deck_files
-
+    drawn = games_with_drawings()
+    if game not in drawn:
+        raise ValueError(f"no card drawings for game {game!r}; only {', '.join(drawn)} has them")
+    drawings = get_game(game).drawings
+    assert drawings is not None
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, text in deck_files(colour_blind=colour_blind).items():
+    for name, text in drawings(colour_blind).items():
         path = out / name
         path.write_text(text, encoding="utf-8")
         written.append(path)
     return written
+
+
+def games_with_drawings() -> list[str]:
+    """The games whose card drawings ``parlour cards`` can write."""
+    return [name for name in names() if get_game(name).drawings is not None]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         "(default 30)",
     )
     cards = sub.add_parser("cards", help="write a game's card drawings as SVG files")
-    cards.add_argument("game", choices=["scan"], help="the game whose cards to draw")
+    cards.add_argument("game", choices=games_with_drawings(), help="the game whose cards to draw")
     cards.add_argument("--out", type=Path, required=True, help="folder to write into")
     cards.add_argument(
         "--colour-blind", action="store_true", help="add a letter to each colour stripe"
@@ -89,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         description="Play seeded games between any mix of bots (duplicate deals: each deal is "
         "replayed with the lineup rotated through the seats) and report per-bot statistics.",
     )
-    arena.add_argument("--game", default="scout", help="the game (default scout)")
+    arena.add_argument("--game", default=names()[0], help=f"the game (default {names()[0]})")
     arena.add_argument(
         "--bots",
         required=True,

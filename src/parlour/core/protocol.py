@@ -81,6 +81,20 @@ class GameSpec:
     - ``timed``: the action types that carry a reaction time (real-time games).
     - ``late_calls_move_on``: real-time games: an input answering the previous reveal is
       credited on the current one (a call on the arrangement before).
+    - ``excludes``: pairs of ``bool`` options of ``setup`` that may not both be on (the engine
+      refuses them); a lobby turns the first off when the second is on.
+    - ``option_players``: options that matter only at some player counts, ``(fewest, most)``
+      (the engine ignores them at the others); a lobby offers them only there.
+    - ``labels``: the message-catalogue keys a lobby shows, where they are not the usual
+      ``lobby.<game>.<option>`` (an option; its hint adds ``_hint``, its words while another
+      option turns it off ``_off``) and ``lobby.<game>.<value>`` (a choice): ``"option"``,
+      ``"option=value"``, or ``"option/other"`` for an option's label while ``other`` is on.
+    - ``device``: settings of this browser that the game's page reads (not sent to the
+      server): a lobby offers each as a check box kept in ``localStorage`` as
+      ``parlour.<name>`` (``"1"``/``"0"``).
+    - ``designs(colour_blind)``: the page's card drawings as one SVG sprite, served at
+      ``/<game>/designs.svg``; ``drawings(colour_blind)``: every card drawing as SVG files by
+      name (``parlour cards``). ``None``: the game has none.
 
     Test hooks used by the conformance suite (``parlour.core.conformance``):
 
@@ -114,3 +128,9 @@ class GameSpec:
     timed: frozenset[str] = frozenset()
     late_calls_move_on: bool = False
     refusals: Callable[[Any, Seat], dict[str, str]] | None = None
+    excludes: tuple[tuple[str, str], ...] = ()
+    option_players: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    labels: Mapping[str, str] = field(default_factory=dict)
+    device: tuple[str, ...] = ()
+    designs: Callable[[bool], str] | None = None
+    drawings: Callable[[bool], Mapping[str, str]] | None = None

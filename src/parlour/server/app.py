@@ -17,6 +17,8 @@ Routes:
 - ``GET /api/replay/{id}`` a finished game's frames (:mod:`parlour.server.replay`).
 - ``GET /api/games`` what a lobby may offer for each game: players, options (kinds, choices,
   defaults), read from each game's ``GameSpec``.
+- ``GET /{game}/designs.svg`` a game's card drawings as an SVG sprite (its
+  ``GameSpec.designs``), e.g. ``/scan/designs.svg``.
 - ``GET /api/health`` how the server is doing: event-loop lag, writes waiting for the store,
   tables in play (for monitoring and load tests; nothing about any table).
 - ``WS /ws/{id}`` the game (:mod:`parlour.server.protocol`).
@@ -49,9 +51,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from parlour.bots.levels import LEVELS
-from parlour.games.registry import GAMES, get_game
-from parlour.games.scan import svg
+from parlour.bots.levels import LEVELS, level_words
+from parlour.games.registry import get_game, names
 from parlour.server.bots import BotRunner
 from parlour.server.hub import Hub, TableExpired
 from parlour.server.limits import AddressLimiter
@@ -160,12 +161,14 @@ def parse_setup(obj: dict[str, Any]) -> tuple[str, dict[str, Any], str, list[Sea
     """The game, options, host name and other seats of a ``POST /api/tables`` body.
 
     Raises :class:`ProtocolError` (``bad_message``) for anything out of place: an unknown
-    game, too few or too many players for it (SCOUT 2–5, SCAN 2–8, SNAP 2–12), seats that are
-    not ``{"kind": "bot", "level": L}`` or ``{"kind": "open"}``, options that are not the
-    game's (its ``GameSpec.setup``) or have values it does not allow.
+    game, too few or too many players for it (its ``GameSpec``'s ``min_players`` and
+    ``max_players``), seats that are not ``{"kind": "bot", "level": L}`` or ``{"kind": "open"}``,
+    options that are not the game's (its ``GameSpec.setup``) or have values it does not allow.
+    Without ``game``, the first game of the registry.
     """
-    game = obj.get("game", "scout")
-    if not isinstance(game, str) or game not in GAMES:
+    known = names()
+    game = obj.get("game", known[0])
+    if not isinstance(game, str) or game not in known:
         raise ProtocolError("bad_message", f"{str(game)[:20]!r} cannot be played here")
     spec = get_game(game)
     most, allowed = spec.max_players, spec.setup
@@ -188,8 +191,8 @@ def parse_setup(obj: dict[str, Any]) -> tuple[str, dict[str, Any], str, list[Sea
         raise ProtocolError("bad_message", "options is an object")
     for key, value in options.items():
         if key not in allowed:
-            names = ", ".join(allowed)
-            raise ProtocolError("bad_message", f"{game.upper()}'s options are {names}")
+            listed = ", ".join(allowed)
+            raise ProtocolError("bad_message", f"{game.upper()}'s options are {listed}")
         kind = allowed[key]
         ok = isinstance(value, bool) if kind is bool else value in kind
         if not ok:
@@ -204,20 +207,55 @@ GUEST_MAX_AGE_S = 365 * 24 * 3600
 
 
 def games_schema() -> list[dict[str, Any]]:
-    """What a lobby may offer, game by game (``GET /api/games``): players, and each option's
-    kind (``bool`` or ``choice`` with its ``choices``) and default — read from each game's
-    ``GameSpec``, so that no rule of a game is written again in the lobby."""
+    """What a lobby may offer, game by game (``GET /api/games``), read from each game's
+    ``GameSpec`` and bots so that no rule of a game is written again in the lobby:
+
+    - ``game``, ``title`` (its name as shown), ``min_players``, ``max_players``, ``players``
+      (the default), ``realtime`` (computer opponents set by one level and a pace-setter, not
+      seat by seat);
+    - ``options``: each option's ``kind`` (``bool``, or ``choice`` with its ``choices``),
+      ``default``, the player counts it matters at (``players``: fewest, most), the options
+      that turn it off (``off_when``), and the message-catalogue keys of its ``label``,
+      ``hint``, ``off`` (its hint while turned off), ``label_when`` (its label while another
+      option is on) and, for a choice, ``choice_labels``;
+    - ``device``: check boxes kept in this browser for the game's page (name → label, hint);
+    - ``levels``: what each bot level means (:func:`parlour.bots.levels.level_words`), or
+      ``None``.
+    """
     out = []
-    for name in GAMES:
+    for name in names():
         spec = get_game(name)
         defaults = spec.options_from_json({}).to_json()
-        options = {
-            key: {"kind": "bool", "default": defaults[key]} if allowed is bool
-            else {"kind": "choice", "choices": list(allowed), "default": defaults[key]}
-            for key, allowed in spec.setup.items()
-        }  # fmt: skip
-        out.append({"game": name, "min_players": spec.min_players,
-                    "max_players": spec.max_players, "options": options})  # fmt: skip
+        labels = spec.labels
+        everyone = (spec.min_players, spec.max_players)
+        options = {}
+        for key, allowed in spec.setup.items():
+            label = labels.get(key, f"lobby.{name}.{key}")
+            option: dict[str, Any] = {
+                "kind": "bool" if allowed is bool else "choice",
+                "default": defaults[key],
+                "players": list(spec.option_players.get(key, everyone)),
+                "off_when": [b for a, b in spec.excludes if a == key],
+                "label": label, "hint": f"{label}_hint", "off": f"{label}_off",
+                "label_when": {other: labels[f"{key}/{other}"] for other in spec.setup
+                               if f"{key}/{other}" in labels},
+            }  # fmt: skip
+            if allowed is not bool:
+                option["choices"] = list(allowed)
+                option["choice_labels"] = {
+                    str(v): labels.get(f"{key}={v}", f"lobby.{name}.{v}") for v in allowed
+                }
+            options[key] = option
+        device = {}
+        for key in spec.device:
+            label = labels.get(key, f"lobby.{name}.{key}")
+            device[key] = {"label": label, "hint": f"{label}_hint"}
+        out.append({
+            "game": name, "title": name.upper(), "min_players": spec.min_players,
+            "max_players": spec.max_players, "players": defaults.get("players", spec.min_players),
+            "realtime": spec.race is not None, "options": options, "device": device,
+            "levels": level_words(name),
+        })  # fmt: skip
     return out
 
 
@@ -269,9 +307,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
         name = room.table.spec.page if isinstance(room, Room) else "scout.html"
         return FileResponse(WEB / name, headers={"cache-control": "no-cache"})
 
-    async def scan_designs(request: Request) -> Response:
-        # Every SCAN quarter design as an SVG sprite (colour-blind letters with ?colour_blind=1).
-        text = svg.sprite_svg(request.query_params.get("colour_blind") == "1")
+    async def designs(request: Request) -> Response:
+        # A game's card drawings as an SVG sprite (colour-blind variant with ?colour_blind=1).
+        try:
+            spec = get_game(request.path_params["game"])
+        except KeyError:
+            spec = None
+        if spec is None or spec.designs is None:
+            return _problem(404, "not_found", "no such drawings")
+        text = spec.designs(request.query_params.get("colour_blind") == "1")
         return Response(text, media_type="image/svg+xml",
                         headers={"cache-control": "public, max-age=3600"})  # fmt: skip
 
@@ -371,7 +415,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/", page("index.html")),
         Route("/t/{table_id}", table_page),
         Route("/replay/{table_id}", page("replay.html")),
-        Route("/scan/designs.svg", scan_designs),
+        Route("/{game}/designs.svg", designs),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", table_info),
         Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),

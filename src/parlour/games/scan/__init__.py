@@ -53,6 +53,20 @@ from parlour.games.scan.state import (
 )
 from parlour.games.scan.view import hidden_info, scramble_hidden, view
 
+
+def _designs(colour_blind: bool) -> str:
+    # The drawings are imported only when a page asks for them.
+    from parlour.games.scan.svg import sprite_svg
+
+    return sprite_svg(colour_blind)
+
+
+def _drawings(colour_blind: bool) -> dict[str, str]:
+    from parlour.games.scan.svg import deck_files
+
+    return deck_files(colour_blind=colour_blind)
+
+
 GAME = GameSpec(
     name="scan",
     min_players=2,
@@ -79,6 +93,14 @@ GAME = GameSpec(
     },
     page="scan.html",
     timed=frozenset({"touch", "bluffo"}),
+    excludes=(("dealers_choice", "four_in_a_row"),),
+    labels={
+        "category/four_in_a_row": "lobby.scan.category_first",
+        "colourBlind": "lobby.scan.colour_blind",
+    },
+    device=("colourBlind",),
+    designs=_designs,
+    drawings=_drawings,
 )
 
 __all__ = [

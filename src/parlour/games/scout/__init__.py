@@ -67,6 +67,8 @@ GAME = GameSpec(
     page="scout.html",
     history=history,
     refusals=refusals,
+    option_players={"count_unspent_chips": (2, 2)},
+    labels={"count_unspent_chips": "lobby.count_chips"},
 )
 
 __all__ = [

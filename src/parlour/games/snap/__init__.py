@@ -74,6 +74,7 @@ GAME = GameSpec(
     page="snap.html",
     timed=frozenset({"snap"}),
     late_calls_move_on=True,
+    labels={"shuffle_on_recycle": "lobby.snap.shuffle"},
 )
 
 __all__ = [
