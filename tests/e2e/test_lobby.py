@@ -64,7 +64,7 @@ def test_scout_two_players_with_the_chips_option(
     page.locator("label.segment", has_text="2").click()
     assert page.locator("#options-scout").is_visible()
     page.select_option("#seat-1", "hard")
-    page.uncheck("#count-chips")
+    page.uncheck("#count-unspent-chips")
     page.screenshot(path=shots / "e2e-lobby-scout.png", full_page=True)
     body, table = _play(page)
     assert body == {"game": "scout", "name": "Ana", "seats": [{"kind": "bot", "level": "hard"}],

@@ -58,7 +58,6 @@ GAME = GameSpec(
     hidden_info=hidden_info,
     scramble_hidden=scramble_hidden,
     setup={"deck": ("short", "long"), "low_wins": bool},
-    page="game.html",
 )
 
 __all__ = [

@@ -61,17 +61,18 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument(
         "--game-speed",
         type=float,
-        help="game ms per wall ms on SCAN and SNAP tables (default 1.0; tests play faster)",
+        help="game ms per wall ms on real-time tables (default 1.0; tests play faster)",
     )
     serve.add_argument(
         "--start-countdown-ms",
         type=int,
-        help="countdown before a SCAN or SNAP game starts (default 3000)",
+        help="countdown before a real-time game starts (default 3000)",
     )
     serve.add_argument(
         "--turn-timer-s",
         type=float,
-        help="SCOUT tables with two or more people: seconds for a move before a computer plays "
+        help="turn-based tables with two or more people: seconds for a move before a computer "
+        "plays "
         "for the absent person (default 60; 0: no turn timers)",
     )
     serve.add_argument(

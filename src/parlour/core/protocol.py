@@ -75,7 +75,8 @@ class GameSpec:
 
     - ``setup``: what a lobby may choose, option by option: the allowed values (a tuple) or
       ``bool`` (the engine's ``options_from_json`` gives the defaults and checks combinations).
-    - ``page``: the web page that plays the game (a file of the web folder).
+    - ``page``: the web page that plays the game (a file of the web folder); by default
+      ``game.html``, which shows any game's view and offers its legal actions as buttons.
     - ``history(state, seat, since)``: the whole game's events as ``seat`` may see them, when
       the view's ``log`` holds only the current round; ``None``: the view's ``log`` is all.
     - ``timed``: the action types that carry a reaction time (real-time games).
@@ -123,7 +124,7 @@ class GameSpec:
     scramble_hidden: Callable[..., Any]
     race: Callable[[Any], Any] | None = None
     setup: Mapping[str, Any] = field(default_factory=dict)
-    page: str = "scout.html"
+    page: str = "game.html"
     history: Callable[[Any, Seat | None, int], list[dict[str, Any]]] | None = None
     timed: frozenset[str] = frozenset()
     late_calls_move_on: bool = False

@@ -215,7 +215,8 @@ def games_schema() -> list[dict[str, Any]]:
       seat by seat);
     - ``options``: each option's ``kind`` (``bool``, or ``choice`` with its ``choices``),
       ``default``, the player counts it matters at (``players``: fewest, most), the options
-      that turn it off (``off_when``), and the message-catalogue keys of its ``label``,
+      that turn it off (``off_when``: of two that exclude each other, each turns the other
+      off), and the message-catalogue keys of its ``label``,
       ``hint``, ``off`` (its hint while turned off), ``label_when`` (its label while another
       option is on) and, for a choice, ``choice_labels``;
     - ``device``: check boxes kept in this browser for the game's page (name → label, hint);
@@ -235,7 +236,7 @@ def games_schema() -> list[dict[str, Any]]:
                 "kind": "bool" if allowed is bool else "choice",
                 "default": defaults[key],
                 "players": list(spec.option_players.get(key, everyone)),
-                "off_when": [b for a, b in spec.excludes if a == key],
+                "off_when": [b if a == key else a for a, b in spec.excludes if key in (a, b)],
                 "label": label, "hint": f"{label}_hint", "off": f"{label}_off",
                 "label_when": {other: labels[f"{key}/{other}"] for other in spec.setup
                                if f"{key}/{other}" in labels},
@@ -302,9 +303,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return JSONResponse({"v": 1, "games": schema}, headers={"cache-control": "no-cache"})
 
     async def table_page(request: Request) -> Response:
-        # Each game has its own table page; an unknown table gets the SCOUT page, which says so.
+        # Each game has its own table page; an unknown table gets the generic page, which says so.
         room = await room_of(request)
-        name = room.table.spec.page if isinstance(room, Room) else "scout.html"
+        name = room.table.spec.page if isinstance(room, Room) else "game.html"
         return FileResponse(WEB / name, headers={"cache-control": "no-cache"})
 
     async def designs(request: Request) -> Response:

@@ -257,6 +257,9 @@ const en = {
   "legend.playable": "A bright card in your hand can start or be part of a show that beats the table; dimmed cards cannot.",
   "legend.total": "The player's points so far.",
   "card.playable": "{label}, can be shown",
+  "game.table": "The table",
+  "game.moves": "Your moves",
+  "game.your_move": "Your move: choose one.",
 };
 
 const help = [

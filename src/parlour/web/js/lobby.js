@@ -1,36 +1,17 @@
-// The lobby: pick a game, players, opponents and options, and play at once.
+// The lobby: pick a game, players, opponents and options, and play at once. Every game, its
+// player counts, options, their defaults and which exclude which come from the server
+// (GET /api/games, read from each game's GameSpec): no rule of a game is written here.
 
-import { card } from "./scout-cards.js";
 import { $, fill, h } from "./dom.js";
+import { gamePicture } from "./game-pictures.js";
 import { applyCatalogue, helpSections, t } from "./i18n.js";
 import { createTable, player } from "./net.js";
 
 const LEVELS = ["beginner", "easy", "medium", "hard", "expert"];
-const GAMES = {
-  scout: { name: "SCOUT", min: 2, max: 5 },
-  scan: { name: "SCAN", min: 2, max: 8, realtime: true },
-  snap: { name: "SNAP", min: 2, max: 12, realtime: true },
-};
-const CATEGORIES = ["shape", "pattern", "position", "colour", "random"];
-const MATCHES = ["rank", "rank_and_colour"];
 const STORE = "parlour.lobby";
-/** The level a first visit starts at in SCAN and SNAP: a newcomer reacting in 450–700 ms wins
+/** The level a first visit starts at in a real-time game: a newcomer reacting in 450–700 ms wins
  * about half the races against its table (README, "Reaction times of the real-time bots"). */
 export const FIRST_LEVEL = "easy";
-/** What each level means, in seconds: SNAP's median reaction time, SCAN's median time to touch
- * the match per category ("random": all four). Medians of the bots' models
- * (parlour.bots.snap, parlour.bots.scan); tests/bots/test_level_words.py keeps them equal. */
-export const REACTION_S = {
-  "snap": {"beginner": 0.8, "easy": 0.6, "medium": 0.5, "hard": 0.4, "expert": 0.3},
-  "scan": {
-    "beginner": {"shape": 6.2, "pattern": 6.6, "position": 4.9, "colour": 4.2, "random": 5.2},
-    "easy": {"shape": 4.8, "pattern": 5.1, "position": 3.8, "colour": 3.3, "random": 4.1},
-    "medium": {"shape": 3.4, "pattern": 3.6, "position": 2.8, "colour": 2.4, "random": 2.9},
-    "hard": {"shape": 2.6, "pattern": 2.8, "position": 2.1, "colour": 1.9, "random": 2.3},
-    "expert": {"shape": 2.0, "pattern": 2.1, "position": 1.7, "colour": 1.5, "random": 1.8}
-  }
-};
-const COLOUR_BLIND = "parlour.colourBlind";
 
 /** The levels of `bots` computer opponents of a real-time game (SCAN, SNAP) at a table set to
  * `level`: one pace-setter at that level and slower companions one level below (Beginner stays
@@ -42,15 +23,52 @@ export function paceSetterLevels(level, bots) {
   return Array.from({ length: Math.max(0, bots) }, (_, i) => (i === 0 ? level : slower));
 }
 
+/** Each game's schema by id, in the server's order (GET /api/games). */
+const GAMES = Object.fromEntries((await loadGames()).map((game) => [game.game, game]));
+
+async function loadGames() {
+  try {
+    const response = await fetch("/api/games");
+    if (!response.ok) throw new Error(response.statusText);
+    return (await response.json()).games;
+  } catch (error) {
+    $("form-error").textContent = t("error.generic", { message: error.message });
+    return [];
+  }
+}
+
+/** The catalogue's sentence for `key`, or `fallback` when it has none (a game that brings no
+ * words of its own). */
+function said(key, params, fallback) {
+  const text = t(key, params);
+  return text === key ? fallback : text;
+}
+
+/** "low_wins" → "Low wins": an option's own name, when the catalogue has no words for it. */
+const named = (id) => {
+  const text = String(id).replace(/([a-z])([A-Z])/g, "$1 $2").replaceAll("_", " ").toLowerCase();
+  return text.charAt(0).toUpperCase() + text.slice(1);
+};
+
+/** An element id for an option: "four_in_a_row" → "four-in-a-row", "colourBlind" → "colour-blind". */
+const idOf = (key) => key.replace(/([a-z])([A-Z])/g, "$1-$2").replaceAll("_", "-").toLowerCase();
+
+/** Whether `option` matters with `players` players. */
+const applies = (option, players) => players >= option.players[0] && players <= option.players[1];
+
+/** Whether another option that excludes `option` is on in the choices `s`. */
+const turnedOff = (option, s) => option.off_when.some((other) => s[other]);
+
 function defaults() {
-  return {
-    game: "scout",
-    scout: { players: 4, seats: ["easy", "medium", "easy", "medium"], count_unspent_chips: true },
-    scan: { players: 4, level: FIRST_LEVEL, friends: 0, category: "shape", dealers_choice: false,
-      bluffo: false, four_in_a_row: false },
-    snap: { players: 4, level: FIRST_LEVEL, friends: 0, match: "rank", index_card: false,
-      shuffle_on_recycle: false },
-  };
+  const state = { game: Object.keys(GAMES)[0] };
+  for (const [id, game] of Object.entries(GAMES)) {
+    const s = { players: game.players };
+    if (game.realtime) Object.assign(s, { level: FIRST_LEVEL, friends: 0 });
+    else s.seats = Array.from({ length: game.max_players - 1 }, (_, i) => (i % 2 ? "medium" : "easy"));
+    for (const [key, option] of Object.entries(game.options)) s[key] = option.default;
+    state[id] = s;
+  }
+  return state;
 }
 
 function readJSON(key) {
@@ -65,27 +83,26 @@ const isBool = (v) => typeof v === "boolean";
 const clamp = (n, lo, hi) => Math.min(hi, Math.max(lo, n));
 
 /** Take from `from` only what is valid for `game`; the rest stays as in `into`. */
-function merge(game, into, from) {
+function merge(id, into, from) {
   if (!from || typeof from !== "object") return;
-  const { min, max } = GAMES[game];
-  if (Number.isInteger(from.players)) into.players = clamp(from.players, min, max);
-  if (game === "scout") {
-    if (Array.isArray(from.seats)) {
-      from.seats.slice(0, 4).forEach((s, i) => {
-        if (s === "open" || LEVELS.includes(s)) into.seats[i] = s;
-      });
-    }
-    if (isBool(from.count_unspent_chips)) into.count_unspent_chips = from.count_unspent_chips;
-    return;
+  const game = GAMES[id];
+  if (Number.isInteger(from.players)) into.players = clamp(from.players, game.min_players, game.max_players);
+  if (game.realtime) {
+    if (LEVELS.includes(from.level)) into.level = from.level;
+    if (Number.isInteger(from.friends)) into.friends = from.friends;
+    into.friends = clamp(into.friends, 0, into.players - 1);
+  } else if (Array.isArray(from.seats)) {
+    from.seats.slice(0, into.seats.length).forEach((s, i) => {
+      if (s === "open" || LEVELS.includes(s)) into.seats[i] = s;
+    });
   }
-  if (LEVELS.includes(from.level)) into.level = from.level;
-  if (Number.isInteger(from.friends)) into.friends = from.friends;
-  into.friends = clamp(into.friends, 0, into.players - 1);
-  const keys = game === "scan" ? ["dealers_choice", "bluffo", "four_in_a_row"] : ["index_card", "shuffle_on_recycle"];
-  for (const key of keys) if (isBool(from[key])) into[key] = from[key];
-  if (game === "scan" && CATEGORIES.includes(from.category)) into.category = from.category;
-  if (game === "scan" && into.four_in_a_row) into.dealers_choice = false;
-  if (game === "snap" && MATCHES.includes(from.match)) into.match = from.match;
+  const options = Object.entries(game.options);
+  for (const [key, option] of options) {
+    const value = from[key];
+    if (option.kind === "bool" ? isBool(value) : option.choices.includes(value)) into[key] = value;
+  }
+  // Of two options that exclude each other, the first is turned off (as the engine would refuse both).
+  for (const [key, option] of options) if (into[key] === true && turnedOff(option, into)) into[key] = false;
 }
 
 /** The lobby's choices: the per-game memory ("parlour.lobby"), else the last table created
@@ -99,12 +116,12 @@ function load() {
     return state;
   }
   const setup = readJSON("parlour.setup");
-  const game = setup?.game ?? "scout";
+  const game = setup?.game ?? state.game;
   if (game in GAMES && Array.isArray(setup?.seats)) {
     state.game = game;
     const seats = setup.seats.map((s) => (s?.kind === "open" ? "open" : s?.level));
     const from = { ...(setup.options ?? {}), players: seats.length + 1 };
-    if (game === "scout") from.seats = seats;
+    if (!GAMES[game].realtime) from.seats = seats;
     else {
       from.friends = seats.filter((s) => s === "open").length;
       from.level = seats.find((s) => s !== "open");
@@ -131,22 +148,6 @@ function changed() {
 
 // ------------------------------------------------------------------ games
 
-/** A small picture of each game's cards, drawn in its tile (decoration: hidden from screen
- * readers, the tile's words say it all). */
-function gamePicture(id) {
-  if (id === "scout") {
-    return h("span.game-pic.pic-scout", { "aria-hidden": "true" },
-      [[7, 3], [8, 1]].map((c, i) => card(c, { size: "xs", attrs: { style: { "--i": i } } })));
-  }
-  if (id === "scan") {
-    return h("span.game-pic.pic-scan", { "aria-hidden": "true" },
-      h("span.mini-scan.tan", {}, h("i.q1"), h("i.q2"), h("i.q3"), h("i.q4")),
-      h("span.mini-scan.blue", {}, h("i.q1"), h("i.q2"), h("i.q3"), h("i.q4")));
-  }
-  return h("span.game-pic.pic-snap", { "aria-hidden": "true" },
-    h("span.mini-pc.red", {}, "7♥"), h("span.mini-pc", {}, "7♠"));
-}
-
 function renderGames() {
   fill($("games"), Object.entries(GAMES).map(([id, game]) => h(
     "label.game-tile", { dataset: { game: id } },
@@ -154,9 +155,9 @@ function renderGames() {
       "aria-describedby": `blurb-${id}`,
       onchange: () => { state.game = id; changed(); renderSetup(); } }),
     gamePicture(id),
-    h("span.game-name", {}, game.name),
-    h("span.game-range", { "aria-hidden": "true" }, t("lobby.range", { min: game.min, max: game.max })),
-    h("span.game-blurb", { id: `blurb-${id}` }, t(`lobby.${id}.blurb`)),
+    h("span.game-name", {}, game.title),
+    h("span.game-range", { "aria-hidden": "true" }, t("lobby.range", { min: game.min_players, max: game.max_players })),
+    h("span.game-blurb", { id: `blurb-${id}` }, said(`lobby.${id}.blurb`, {}, "")),
   )));
 }
 
@@ -164,9 +165,11 @@ function renderGames() {
 
 function renderPlayers() {
   const game = GAMES[state.game];
+  const { min_players: min, max_players: max } = game;
   const s = state[state.game];
-  if (state.game === "scout") {
-    fill($("players"), h("div.segmented", {}, [2, 3, 4, 5].map((n) => h(
+  if (max - min <= 3) { // a few counts: one button each
+    const counts = Array.from({ length: max - min + 1 }, (_, i) => min + i);
+    fill($("players"), h("div.segmented", {}, counts.map((n) => h(
       "label.segment", {},
       h("input", { type: "radio", name: "players", value: n, checked: n === s.players,
         "aria-label": t("lobby.players_n", { n }),
@@ -176,7 +179,7 @@ function renderPlayers() {
     return;
   }
   const input = h("input", {
-    type: "number", id: "players-n", min: game.min, max: game.max, value: s.players,
+    type: "number", id: "players-n", min, max, value: s.players,
     inputmode: "numeric", "aria-label": t("lobby.players_count"),
     onchange: (e) => setPlayers(Number.parseInt(e.target.value, 10) || s.players),
   });
@@ -187,13 +190,13 @@ function renderPlayers() {
     input,
     h("button.btn.step", { type: "button", id: "players-inc", "aria-label": t("lobby.more"),
       onclick: step(1) }, "+"),
-    h("span.stepper-range", { "aria-hidden": "true" }, t("lobby.range", { min: game.min, max: game.max })),
+    h("span.stepper-range", { "aria-hidden": "true" }, t("lobby.range", { min, max })),
   ));
   syncStepper();
 }
 
 function syncStepper() {
-  const { min, max } = GAMES[state.game];
+  const { min_players: min, max_players: max } = GAMES[state.game];
   const n = state[state.game].players;
   if (!$("players-n")) return;
   $("players-n").value = n;
@@ -202,7 +205,7 @@ function syncStepper() {
 }
 
 function setPlayers(n) {
-  const { min, max } = GAMES[state.game];
+  const { min_players: min, max_players: max } = GAMES[state.game];
   const s = state[state.game];
   s.players = clamp(n, min, max);
   if (GAMES[state.game].realtime) s.friends = clamp(s.friends, 0, s.players - 1);
@@ -219,13 +222,20 @@ function levelOptions(selected) {
     t("level.computer", { level: t(`level.${level}`) })));
 }
 
-/** "Easy — reacts in about 0.6 s" (SNAP), "Easy — finds the match in about 4.8 s" (SCAN, for
- * the chosen category). */
+/** What `level` means, in the game's words from its bots (the schema's `levels`): "Easy —
+ * reacts in about 0.6 s" (SNAP), "Easy — finds the match in about 4.8 s" (SCAN, for the chosen
+ * category, or its `when` value while that option is on). */
 function levelWords(level) {
   const name = t(`level.${level}`);
-  if (state.game === "snap") return t("level.snap_means", { level: name, s: REACTION_S.snap[level] });
-  const category = state.scan.four_in_a_row ? "random" : state.scan.category;
-  return t("level.scan_means", { level: name, s: REACTION_S.scan[level][category] });
+  const words = GAMES[state.game].levels;
+  if (!words) return t("level.computer", { level: name });
+  const s = state[state.game];
+  let seconds = words.seconds[level];
+  if (words.by) {
+    const on = Object.keys(words.when ?? {}).find((key) => s[key]);
+    seconds = seconds[on ? words.when[on] : s[words.by]];
+  }
+  return t(words.label, { level: name, s: seconds });
 }
 
 function realtimeLevelOptions(selected) {
@@ -235,7 +245,7 @@ function realtimeLevelOptions(selected) {
 
 function renderOpponents() {
   const s = state[state.game];
-  if (state.game === "scout") {
+  if (!GAMES[state.game].realtime) { // seat by seat
     const rows = [];
     for (let i = 0; i < s.players - 1; i++) {
       const id = `seat-${i + 1}`;
@@ -284,86 +294,95 @@ function showLineup() {
 
 // ------------------------------------------------------------------ options
 
-function chips(container, name, values, selected, labelKey, onpick) {
-  fill($(container), values.map((value) => h("label.chip", {},
-    h("input", { type: "radio", name, value, checked: value === selected,
-      onchange: () => onpick(value) }),
-    h("span", {}, t(labelKey(value))))));
+/** A check box with its words and, if the catalogue has one, its hint. */
+function checkBox(id, label, hint, checked, onchange, cls = "div.opt") {
+  const hintId = `${id}-hint`;
+  const hintText = said(hint, {}, "");
+  return h(cls, {},
+    h("label.check", {},
+      h("input", { type: "checkbox", id, checked, "aria-describedby": hintText ? hintId : null,
+        onchange: (e) => onchange(e.target.checked) }),
+      " ", h("span", {}, label)),
+    hintText ? h("p.opt-hint", { id: hintId }, hintText) : null);
 }
 
-function bindCheck(id, obj, key, after) {
-  const box = $(id);
-  box.checked = obj[key];
-  box.addEventListener("change", () => {
-    obj[key] = box.checked;
-    changed();
-    after?.();
-  });
-}
-
-function setupOptions() {
-  const scout = state.scout;
-  const scan = state.scan;
-  const snap = state.snap;
-  bindCheck("count-chips", scout, "count_unspent_chips");
-  chips("category", "category", CATEGORIES, scan.category, (c) => `lobby.scan.${c}`,
-    (c) => { scan.category = c; changed(); relabelLevels(); });
-  bindCheck("dealers-choice", scan, "dealers_choice", scanConflicts);
-  bindCheck("bluffo", scan, "bluffo");
-  bindCheck("four-in-a-row", scan, "four_in_a_row", () => { scanConflicts(); relabelLevels(); });
-  const blind = $("colour-blind");
-  blind.checked = localStorage.getItem(COLOUR_BLIND) === "1";
-  blind.addEventListener("change", () => localStorage.setItem(COLOUR_BLIND, blind.checked ? "1" : "0"));
-  chips("match", "match", MATCHES, snap.match, (m) => `lobby.snap.${m}`,
-    (m) => { snap.match = m; changed(); });
-  bindCheck("index-card", snap, "index_card");
-  bindCheck("shuffle-on-recycle", snap, "shuffle_on_recycle");
-  scanConflicts();
-}
-
-/** SCAN's level words follow the category. */
-function relabelLevels() {
-  if (state.game !== "scan" || !$("level")) return;
-  for (const option of $("level").options) option.textContent = levelWords(option.value);
-}
-
-/** As ScanOptions: Dealer's Choice cannot be combined with four in a row. With four in a row the
- * chosen category is the first game's (the others follow). */
-function scanConflicts() {
-  const scan = state.scan;
-  const dealers = $("dealers-choice");
-  const four = $("four-in-a-row");
-  dealers.disabled = scan.four_in_a_row;
-  four.disabled = scan.dealers_choice;
-  $("dealers-choice-hint").textContent = t(scan.four_in_a_row ? "lobby.scan.dealers_choice_off"
-    : "lobby.scan.dealers_choice_hint");
-  $("four-in-a-row-hint").textContent = t(scan.dealers_choice ? "lobby.scan.four_in_a_row_off"
-    : "lobby.scan.four_in_a_row_hint");
-  $("category-legend").textContent = t(scan.four_in_a_row ? "lobby.scan.category_first" : "lobby.scan.category");
-}
-
-function renderOptions() {
-  for (const field of document.querySelectorAll(".lobby-options")) {
-    field.hidden = field.dataset.game !== state.game;
+/** One option of the game, as its schema says: chips for a choice, a check box for a bool. */
+function optionField(key, option, s) {
+  const id = idOf(key);
+  const pick = (value) => { s[key] = value; changed(); syncOptions(); relabelLevels(); };
+  if (option.kind === "choice") {
+    return h("fieldset.subfield", {},
+      h("legend", { id: `${id}-legend` }),
+      h("div.chips", { id }, option.choices.map((value) => h("label.chip", {},
+        h("input", { type: "radio", name: key, value, checked: value === s[key], onchange: () => pick(value) }),
+        h("span", {}, said(option.choice_labels[value], {}, named(value)))))));
   }
-  if (state.game === "scout") $("options-scout").hidden = state.scout.players !== 2;
+  return checkBox(id, said(option.label, {}, named(key)), option.hint, s[key], pick);
+}
+
+/** Check boxes this browser keeps for the game's page (e.g. colour-blind mode). */
+function deviceField(key, device) {
+  const store = `parlour.${key}`;
+  const on = localStorage.getItem(store) === "1";
+  return checkBox(idOf(key), said(device.label, {}, named(key)), device.hint, on,
+    (checked) => localStorage.setItem(store, checked ? "1" : "0"), "div.opt.opt-device");
+}
+
+/** The game's options that matter at its player count, and its device settings. */
+function renderOptions() {
+  const game = GAMES[state.game];
+  const s = state[state.game];
+  const shown = Object.entries(game.options).filter(([, option]) => applies(option, s.players));
+  const device = Object.entries(game.device);
+  const field = h("fieldset.field.lobby-options", { id: `options-${state.game}`, dataset: { game: state.game } },
+    h("legend", {}, t("lobby.options")),
+    shown.map(([key, option]) => optionField(key, option, s)),
+    device.map(([key, info]) => deviceField(key, info)));
+  field.hidden = shown.length === 0 && device.length === 0;
+  fill($("options"), field);
+  syncOptions();
+}
+
+/** An option another one turns off is disabled and says why; a label may follow another option
+ * (SCAN: the category of the first game, with four in a row). */
+function syncOptions() {
+  const game = GAMES[state.game];
+  const s = state[state.game];
+  for (const [key, option] of Object.entries(game.options)) {
+    const id = idOf(key);
+    if (!$(id)) continue;
+    if (option.kind === "choice") {
+      const on = Object.keys(option.label_when).find((other) => s[other]);
+      $(`${id}-legend`).textContent = said(on ? option.label_when[on] : option.label, {}, named(key));
+      continue;
+    }
+    const off = turnedOff(option, s);
+    $(id).disabled = off;
+    const hint = $(`${id}-hint`);
+    if (hint) hint.textContent = off ? said(option.off, {}, "") : said(option.hint, {}, "");
+  }
+}
+
+/** The level words may follow an option (SCAN's category). */
+function relabelLevels() {
+  if (!$("level")) return;
+  for (const option of $("level").options) option.textContent = levelWords(option.value);
 }
 
 // ------------------------------------------------------------------ help and the rest
 
+/** The game's help: its sections `lobby.help.<game>.<n>` in the catalogue, or the catalogue's
+ * own help panel when that is the game's ("help.title" is "How to play <game>"). */
 function renderHelp() {
   const dialog = $("help-dialog");
   const game = state.game;
-  let title = t("help.title");
-  let { sections, keys } = helpSections();
-  if (game !== "scout") {
-    title = t("lobby.help_title", { game: GAMES[game].name });
-    sections = [];
-    for (let i = 1; t(`lobby.help.${game}.${i}`) !== `lobby.help.${game}.${i}`; i++) {
-      sections.push([t(`lobby.help.${game}.${i}`), t(`lobby.help.${game}.${i}.text`)]);
-    }
-    keys = [];
+  const title = t("lobby.help_title", { game: GAMES[game].title });
+  let sections = [];
+  let keys = [];
+  for (let i = 1; t(`lobby.help.${game}.${i}`) !== `lobby.help.${game}.${i}`; i++) {
+    sections.push([t(`lobby.help.${game}.${i}`), t(`lobby.help.${game}.${i}.text`)]);
   }
+  if (!sections.length && t("help.title") === title) ({ sections, keys } = helpSections());
   fill(dialog,
     h("div.dialog-head", {},
       h("h2", { id: "help-title" }, title),
@@ -392,33 +411,33 @@ function setupHelpDialog() {
 }
 
 function renderSetup() {
-  $("game-facts").textContent = t(`lobby.facts.${state.game}`);
-  $("play").textContent = t("lobby.play_game", { game: GAMES[state.game].name });
+  const game = GAMES[state.game];
+  const range = t("lobby.range", { min: game.min_players, max: game.max_players });
+  $("game-facts").textContent = said(`lobby.facts.${state.game}`, {}, `${game.title}: ${range}.`);
+  $("play").textContent = t("lobby.play_game", { game: game.title });
   document.body.dataset.game = state.game;
   renderPlayers();
   renderOpponents();
   renderOptions();
 }
 
-/** The body of POST /api/tables for the lobby's choices. */
+/** The body of POST /api/tables for the lobby's choices: the options that matter at the chosen
+ * player count (one turned off by another is sent off). */
 function setupBody(name) {
-  const game = state.game;
-  const s = state[game];
-  if (game === "scout") {
-    return {
-      game,
-      name,
-      seats: s.seats.slice(0, s.players - 1).map((x) => (x === "open" ? { kind: "open" } : { kind: "bot", level: x })),
-      options: s.players === 2 ? { count_unspent_chips: s.count_unspent_chips } : {},
-    };
+  const id = state.game;
+  const game = GAMES[id];
+  const s = state[id];
+  const options = {};
+  for (const [key, option] of Object.entries(game.options)) {
+    if (applies(option, s.players)) options[key] = option.kind === "bool" && turnedOff(option, s) ? false : s[key];
+  }
+  if (!game.realtime) {
+    const seats = s.seats.slice(0, s.players - 1).map((x) => (x === "open" ? { kind: "open" } : { kind: "bot", level: x }));
+    return { game: id, name, seats, options };
   }
   const bots = paceSetterLevels(s.level, s.players - 1 - s.friends).map((level) => ({ kind: "bot", level }));
   const open = Array.from({ length: s.friends }, () => ({ kind: "open" }));
-  const options = game === "scan"
-    ? { category: s.category, dealers_choice: s.dealers_choice && !s.four_in_a_row, bluffo: s.bluffo,
-      four_in_a_row: s.four_in_a_row }
-    : { match: s.match, index_card: s.index_card, shuffle_on_recycle: s.shuffle_on_recycle };
-  return { game, name, seats: [...bots, ...open], options };
+  return { game: id, name, seats: [...bots, ...open], options };
 }
 
 async function play(event) {
@@ -427,7 +446,7 @@ async function play(event) {
   const name = $("name").value.trim();
   player.name = name;
   const typed = Number.parseInt($("players-n")?.value ?? "", 10);
-  if (GAMES[state.game].realtime && typed && typed !== state[state.game].players) setPlayers(typed);
+  if (typed && typed !== state[state.game].players) setPlayers(typed);
   const setup = setupBody(name || t("lobby.name_placeholder"));
   save();
   button.disabled = true;
@@ -438,19 +457,18 @@ async function play(event) {
   } catch (error) {
     $("form-error").textContent = t("error.create", { message: error.message });
     button.disabled = false;
-    button.textContent = t("lobby.play_game", { game: GAMES[state.game].name });
+    button.textContent = t("lobby.play_game", { game: GAMES[state.game].title });
   }
 }
 
 applyCatalogue();
 $("name").value = player.name;
 renderGames();
-setupOptions();
 renderSetup();
 setupHelpDialog();
 $("lobby-form").addEventListener("submit", play);
 window.addEventListener("pageshow", (event) => {
   if (!event.persisted) return; // back from a table: the page comes from the cache, ready again
   $("play").disabled = false;
-  $("play").textContent = t("lobby.play_game", { game: GAMES[state.game].name });
+  $("play").textContent = t("lobby.play_game", { game: GAMES[state.game].title });
 });
