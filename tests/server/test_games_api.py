@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import re
+from pathlib import Path
 
 from starlette.testclient import TestClient
 
@@ -44,3 +46,40 @@ def test_every_option_value_the_schema_offers_makes_a_table(client: TestClient) 
         assert refused.status_code == 400 and refused.json()["code"] == "bad_message"
     four = create(client, [{"kind": "open"}], game="scan", options={"four_in_a_row": True})
     assert four["seat"] == 0
+
+
+def test_the_schema_says_what_the_lobby_used_to_write_down(client: TestClient) -> None:
+    # The rules the lobby held in JavaScript before (issue 17) now come from the GameSpecs.
+    by_game = {g["game"]: g for g in client.get("/api/games").json()["games"]}
+    scout, scan, snap = by_game["scout"], by_game["scan"], by_game["snap"]
+    assert scout["options"]["count_unspent_chips"]["players"] == [2, 2]
+    assert scan["options"]["dealers_choice"]["off_when"] == ["four_in_a_row"]
+    assert scan["options"]["four_in_a_row"]["off_when"] == ["dealers_choice"]
+    assert scan["options"]["category"]["label_when"] == {
+        "four_in_a_row": "lobby.scan.category_first"
+    }
+    assert scan["device"] == {
+        "colourBlind": {"label": "lobby.scan.colour_blind", "hint": "lobby.scan.colour_blind_hint"}
+    }
+    assert [g["realtime"] for g in (scout, scan, snap)] == [False, True, True]
+    assert scout["levels"] is None
+    assert snap["levels"]["seconds"]["medium"] == 0.5
+    assert scan["levels"]["by"] == "category" and scan["levels"]["when"] == {
+        "four_in_a_row": "random"
+    }
+    assert [g["players"] for g in (scout, scan, snap)] == [4, 4, 4]
+
+
+def test_every_catalogue_key_the_schema_names_is_in_the_english_catalogue(
+    client: TestClient,
+) -> None:
+    catalogue = (Path(__file__).resolve().parents[2] / "src/parlour/web/js/i18n.js").read_text()
+    keys = set(re.findall(r'^\s*"([\w.]+)":', catalogue, flags=re.M))
+    for game in client.get("/api/games").json()["games"]:
+        named = [game["levels"]["label"]] if game["levels"] else []
+        for option in game["options"].values():
+            named += [option["label"], *option["label_when"].values()]
+            named += option.get("choice_labels", {}).values()
+        named += [device["label"] for device in game["device"].values()]
+        missing = [key for key in named if key not in keys]
+        assert missing == [], (game["game"], missing)
