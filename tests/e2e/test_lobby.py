@@ -66,6 +66,11 @@ def test_scout_two_players_with_the_chips_option(
     page.select_option("#seat-1", "hard")
     page.uncheck("#count-unspent-chips")
     page.screenshot(path=shots / "e2e-lobby-scout.png", full_page=True)
+    page.locator("button[data-open-help]").first.click()  # SCOUT's help is the catalogue's own
+    page.wait_for_selector("#help-dialog[open] h3")
+    assert page.locator("#help-title").inner_text() == "How to play SCOUT"
+    assert page.locator("#help-dialog h3").count() >= 5
+    page.keyboard.press("Escape")
     body, table = _play(page)
     assert body == {"game": "scout", "name": "Ana", "seats": [{"kind": "bot", "level": "hard"}],
                     "options": {"count_unspent_chips": False}}  # fmt: skip

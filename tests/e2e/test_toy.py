@@ -63,13 +63,16 @@ def test_the_toy_is_set_up_in_the_lobby_and_played_on_the_generic_page(
     # The generic page: the view as sent, and a button per legal move.
     page.wait_for_selector("#generic-table:not([hidden])", timeout=15_000)
     assert page.title() == "TOY — Parlour"
+    over = "document.querySelector('#view dd[data-key=outcome]')?.textContent !== 'null'"
     for _ in range(10):
+        # My move, or the end (the computer may play the last card after mine).
+        page.wait_for_function(
+            f"() => {over} || document.querySelector('#moves button:not([disabled])')",
+            timeout=15_000,
+        )
         if page.locator("#view dd[data-key=outcome]").inner_text() != "null":
             break
         move = page.locator("#moves button:not([disabled])").first
-        move.wait_for(timeout=15_000)
-        if page.locator("#view dd[data-key=outcome]").inner_text() != "null":
-            break
         before = page.locator("#view dd[data-key=hand]").inner_text()
         page.screenshot(path=shots / "e2e-toy-table.png", full_page=True)
         move.click()
@@ -78,10 +81,7 @@ def test_the_toy_is_set_up_in_the_lobby_and_played_on_the_generic_page(
             arg=before,
             timeout=15_000,
         )
-    page.wait_for_function(
-        "() => document.querySelector('#view dd[data-key=outcome]')?.textContent !== 'null'",
-        timeout=15_000,
-    )
+    page.wait_for_function(f"() => {over}", timeout=15_000)
     assert page.locator("#status").inner_text() == "The game is over."
     assert page.locator("#log li").count() == 6  # four cards played, two tricks won
     page.screenshot(path=shots / "e2e-toy-over.png", full_page=True)

@@ -247,6 +247,7 @@ const en = {
   "error.no_table": "There is no such table. It may have been a typo in the link.",
   "error.create": "Could not create the table: {message}",
   "help.title": "How to play SCOUT",
+  "help.game": "scout",
   "help.close": "Close",
   "help.keys_title": "Playing with the keyboard",
   "help.legend_title": "What the signs mean",

@@ -372,7 +372,7 @@ function relabelLevels() {
 // ------------------------------------------------------------------ help and the rest
 
 /** The game's help: its sections `lobby.help.<game>.<n>` in the catalogue, or the catalogue's
- * own help panel when that is the game's ("help.title" is "How to play <game>"). */
+ * own help panel when that is the game's ("help.game"). */
 function renderHelp() {
   const dialog = $("help-dialog");
   const game = state.game;
@@ -382,7 +382,7 @@ function renderHelp() {
   for (let i = 1; t(`lobby.help.${game}.${i}`) !== `lobby.help.${game}.${i}`; i++) {
     sections.push([t(`lobby.help.${game}.${i}`), t(`lobby.help.${game}.${i}.text`)]);
   }
-  if (!sections.length && t("help.title") === title) ({ sections, keys } = helpSections());
+  if (!sections.length && t("help.game") === game) ({ sections, keys } = helpSections());
   fill(dialog,
     h("div.dialog-head", {},
       h("h2", { id: "help-title" }, title),
