@@ -102,3 +102,6 @@ def test_two_people_and_a_bot_play_a_whole_toy_game(toy_client: TestClient) -> N
         assert latest[1]["view"]["outcome"] == outcome
         assert [e["type"] for e in latest[0]["view"]["log"]].count("trick") == 2
     assert toy_client.get(f"/api/tables/{table_id}").json()["finished"] is True
+    frames = toy_client.get(f"/api/replay/{table_id}").json()["frames"]
+    assert len(frames) == 1 + 6  # the deal, then every card played (two by the bot)
+    assert frames[-1]["view"]["outcome"] == outcome
