@@ -464,7 +464,8 @@ async function play(event) {
 applyCatalogue();
 $("name").value = player.name;
 renderGames();
-renderSetup();
+if (state.game) renderSetup(); // else the games could not be loaded: the form says so
+else $("play").disabled = true;
 setupHelpDialog();
 $("lobby-form").addEventListener("submit", play);
 window.addEventListener("pageshow", (event) => {
