@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.test_a11y import report, violations
 from tests.server.live import LiveServer, get
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,6 +38,8 @@ def test_the_toy_is_set_up_in_the_lobby_and_played_on_the_generic_page(
     page.on("console", lambda m: m.type == "error" and errors.append(m.text))
     page.goto(toy_server.url)
     page.locator("label.game-tile", has_text="TOY").click()
+    found = violations(page)
+    assert found == [], report(found)
     assert page.locator("label.game-tile", has_text="TOY").inner_text().count("2–3 players") == 1
     assert [e.inner_text() for e in page.locator("#players label.segment").all()] == ["2", "3"]
     # Its options, from its GameSpec: words from the names where the catalogue has none.
@@ -75,6 +78,8 @@ def test_the_toy_is_set_up_in_the_lobby_and_played_on_the_generic_page(
         move = page.locator("#moves button:not([disabled])").first
         before = page.locator("#view dd[data-key=hand]").inner_text()
         page.screenshot(path=shots / "e2e-toy-table.png", full_page=True)
+        found = violations(page)  # the generic page is as accessible as the others
+        assert found == [], report(found)
         move.click()
         page.wait_for_function(
             "b => document.querySelector('#view dd[data-key=hand]')?.textContent !== b",
