@@ -23,6 +23,11 @@ export function paceSetterLevels(level, bots) {
   return Array.from({ length: Math.max(0, bots) }, (_, i) => (i === 0 ? level : slower));
 }
 
+// The page's words and the remembered name first: a person (or a test) may type a name while the
+// games are still on their way.
+applyCatalogue();
+$("name").value = player.name;
+
 /** Each game's schema by id, in the server's order (GET /api/games). */
 const GAMES = Object.fromEntries((await loadGames()).map((game) => [game.game, game]));
 
@@ -461,13 +466,14 @@ async function play(event) {
   }
 }
 
-applyCatalogue();
-$("name").value = player.name;
 renderGames();
-if (state.game) renderSetup(); // else the games could not be loaded: the form says so
-else $("play").disabled = true;
+if (state.game) { // else the games could not be loaded: the form says so, and Play stays off
+  renderSetup();
+  $("play").disabled = false; // off in the page until the games have come
+}
 setupHelpDialog();
 $("lobby-form").addEventListener("submit", play);
+document.body.dataset.ready = "1";
 window.addEventListener("pageshow", (event) => {
   if (!event.persisted) return; // back from a table: the page comes from the cache, ready again
   $("play").disabled = false;
