@@ -17,6 +17,11 @@ from parlour.bots.scout.search import SearchBot
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
 """The levels shown to players, weakest first."""
 
+TUTOR = "tutor"
+"""The opponents of a "Learn to play" table: predictable moves that leave the learner room to
+try each kind of move (:mod:`parlour.bots.scout.tutor`, :mod:`parlour.bots.tutors`; SCAN and
+SNAP take ``tutor:<ms>``, how soon they act after the learner); never offered in the lobby."""
+
 SCOUT_LEVELS = {
     # Misjudgement grows with the noise on the heuristic's evaluation: a Beginner often keeps a
     # poor hand, breaks up groups and scouts when a Show was better, like a new player.
@@ -46,10 +51,24 @@ def make_bot(game: str, spec: str) -> Bot:
     >>> make_bot("scout", "search:0.25").budget_s
     0.25
     """
+    if spec.partition(":")[0] == TUTOR and game in ("scout", "scan", "snap"):
+        return _tutor(game, spec.partition(":")[2])
     module, function = _bots_module(game)
     maker: Any = getattr(importlib.import_module(module), function)
     bot: Bot = maker(spec)
     return bot
+
+
+def _tutor(game: str, param: str) -> Bot:
+    # A "Learn to play" opponent (see TUTOR).
+    if game == "scout":
+        from parlour.bots.scout.tutor import TutorBot
+
+        return TutorBot()
+    from parlour.bots import tutors
+
+    quick = int(param) if param.isdigit() else tutors.QUICK_MS
+    return tutors.ScanTutor(quick) if game == "scan" else tutors.SnapTutor(quick)  # type: ignore[return-value]
 
 
 def _bots_module(game: str) -> tuple[str, str]:

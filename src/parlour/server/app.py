@@ -12,6 +12,9 @@ Routes:
   ``{"game": "scout", "name": "Ana", "seats": [{"kind": "bot", "level": "easy"},
   {"kind": "open"}], "options": {"count_unspent_chips": true}}``; answers the table id, the
   seat and its secret token.
+- ``GET /learn/{game}`` "Learn to play" (``learn.html``); ``POST /api/learn``
+  ``{"game": "scout", "name": "Ana"}`` a tutorial table on the game's fixed deal
+  (:mod:`parlour.server.learn`), answered like ``POST /api/tables``.
 - ``GET /api/tables/{id}`` public facts about a table (seats, started, finished);
   ``POST /api/tables/{id}/join`` ``{"name": "Bo"}`` take an open seat (seat and token).
 - ``GET /api/replay/{id}`` a finished game's frames (:mod:`parlour.server.replay`).
@@ -55,6 +58,7 @@ from parlour.bots.levels import LEVELS, level_words
 from parlour.games.registry import get_game, names
 from parlour.server.bots import BotRunner
 from parlour.server.hub import Hub, TableExpired
+from parlour.server.learn import lesson_for
 from parlour.server.limits import AddressLimiter
 from parlour.server.netinfo import connection_socket
 from parlour.server.protocol import CODES, ProtocolError, error, parse
@@ -321,6 +325,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
                         headers={"cache-control": "public, max-age=3600"})  # fmt: skip
 
     async def create_table(request: Request) -> Response:
+        return await new_table(request, learn=False)
+
+    async def learn_table(request: Request) -> Response:
+        return await new_table(request, learn=True)
+
+    async def new_table(request: Request, learn: bool) -> Response:
         # Per client address first: a client without a cookie is a new guest every time.
         wait = new_tables.take(request.client.host if request.client else "")
         if wait:
@@ -335,8 +345,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
             guest = secrets.token_urlsafe(16)
         try:
             body = await _json_body(request, settings.request_timeout_s)
-            game, options, name, seats = parse_setup(body)
-            room, token = await hub_of(request).create(game, options, name, seats, guest)
+            if learn:
+                lesson = lesson_for(body)
+                room, token = await hub_of(request).create(
+                    lesson.game, lesson.options, clean_name(body.get("name")), lesson.seats(),
+                    guest, seed=lesson.seed,
+                )  # fmt: skip
+            else:
+                game, options, name, seats = parse_setup(body)
+                room, token = await hub_of(request).create(game, options, name, seats, guest)
         except ProtocolError as exc:
             return _problem(STATUS.get(exc.code, 400), exc.code, exc.message)
         except ValueError as exc:
@@ -416,6 +433,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/", page("index.html")),
         Route("/t/{table_id}", table_page),
         Route("/replay/{table_id}", page("replay.html")),
+        Route("/learn/{game}", page("learn.html")),
+        Route("/api/learn", learn_table, methods=["POST"]),
         Route("/{game}/designs.svg", designs),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", table_info),

@@ -214,6 +214,7 @@ class Hub:
         name: str,
         seats: list[SeatInfo],
         guest: str | None = None,
+        seed: int | None = None,
     ) -> tuple[Room, str]:
         """A new table with the creator (the host) in seat 0 and ``seats`` for the others
         (bots or open seats); returns the room and the host's token. The game starts at once
@@ -223,7 +224,8 @@ class Hub:
         ``max_open_tables`` held tables (:meth:`Room.held`), and :class:`ProtocolError`
         ``too_many_tables`` when ``guest`` already holds ``max_tables_per_guest`` (``busy`` for a
         real-time table while the server is overloaded, ``storage_error`` if the table cannot be
-        stored).
+        stored). ``seed``: the table's seed (a "Learn to play" table's fixed deal); drawn at
+        random when ``None``.
         """
         now = time.monotonic()
         held = sum(r.held(now) for r in self.rooms.values()) + self._creating
@@ -231,7 +233,7 @@ class Hub:
             raise OverflowError("this server has too many tables in play; try again later")
         self._creating += 1  # counted while its write is awaited (creations run side by side)
         try:
-            return await self._create(game, options, name, seats, guest, now)
+            return await self._create(game, options, name, seats, guest, now, seed)
         finally:
             self._creating -= 1
 
@@ -243,6 +245,7 @@ class Hub:
         seats: list[SeatInfo],
         guest: str | None,
         now: float,
+        seed: int | None = None,
     ) -> tuple[Room, str]:
         if get_game(game).race is not None and (why := self.busy()) is not None:
             log.warning("refused a new %s table: %s", game, why)
@@ -259,7 +262,8 @@ class Hub:
         table_id = secrets.token_urlsafe(6)
         while table_id in self.rooms:
             table_id = secrets.token_urlsafe(6)
-        seed = self._seeds.getrandbits(48) if self._seeds else secrets.randbits(48)
+        if seed is None:
+            seed = self._seeds.getrandbits(48) if self._seeds else secrets.randbits(48)
         rng = random.Random(seed)
         host = clean_name(name)
         names = [n for n in rng.sample(BOT_NAMES, len(BOT_NAMES)) if n != host]

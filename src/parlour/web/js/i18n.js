@@ -279,9 +279,11 @@ const keys = [
   "Escape cancels a scout or clears your selection.",
 ];
 
-/** Add sentences to the catalogue (each game page brings its own, e.g. `i18n-snap.js`). */
+/** Add sentences to the catalogue (each game page brings its own, e.g. `i18n-snap.js`): a plain
+ * English object, or `{ en: {...}, nb: {...}, … }` by language (only `en` is used for now). */
 export function addMessages(entries) {
-  Object.assign(en, entries);
+  const byLanguage = entries?.en !== null && typeof entries?.en === "object";
+  Object.assign(en, byLanguage ? entries.en : entries);
 }
 
 let helpContent = null;

@@ -430,6 +430,8 @@ function onState(msg) {
   if ((prev && done > prev.results.length) || between) showResults(ui.view, done);
   else if (msg.view.outcome && !ui.finalShown) showResults(ui.view, msg.view.rounds);
   if (msg.view.outcome) ui.finalShown = true;
+  // for the "Learn to play" coach (learn-scout.js): what the page now shows
+  dispatchEvent(new CustomEvent("parlour:state", { detail: { view: ui.view, actions: ui.actions, events } }));
 }
 
 /** Tell everyone when another person goes away (a computer plays for them) or is back. */

@@ -1,0 +1,49 @@
+// The "Learn to play" page (/learn/<game>): what the lesson covers, and a button that sets up a
+// lesson table (POST /api/learn: the game's fixed deal, predictable opponents) and opens it on
+// the game's normal page with the coach (?learn=<game>).
+
+import { $ } from "./dom.js";
+import { applyCatalogue, t } from "./i18n.js";
+import "./i18n-learn.js";
+import { player, postJSON, seats } from "./net.js";
+
+const NAMES = { scout: "SCOUT", scan: "SCAN", snap: "SNAP" };
+const LESSONS = new Set(["scout"]);
+const game = location.pathname.split("/")[2] ?? "";
+const name = NAMES[game] ?? game.toUpperCase();
+
+async function start() {
+  const button = $("learn-start");
+  button.disabled = true;
+  button.textContent = t("learn.starting");
+  try {
+    const data = await postJSON("/api/learn", { game, name: player.name || t("learn.guest") });
+    seats.set(data.table_id, data.seat, data.token);
+    location.assign(`/t/${encodeURIComponent(data.table_id)}?learn=${game}`);
+  } catch (error) {
+    $("learn-error").textContent = t("learn.error", { message: error.message });
+    button.disabled = false;
+    button.textContent = t("learn.start");
+  }
+}
+
+applyCatalogue();
+document.title = `${t("learn.page_title", { game: name })} — Parlour`;
+$("learn-title").textContent = t("learn.page_title", { game: name });
+$("learn-back").textContent = t("learn.back");
+const button = $("learn-start");
+if (LESSONS.has(game)) {
+  $("learn-intro").textContent = t(`learn.${game}.intro`);
+  button.textContent = t("learn.start");
+  button.addEventListener("click", start);
+  button.focus();
+} else {
+  $("learn-intro").textContent = t("learn.none");
+  button.hidden = true;
+}
+addEventListener("pageshow", (event) => {
+  if (event.persisted) { // back from the lesson: the page comes from the cache, ready again
+    button.disabled = false;
+    button.textContent = t("learn.start");
+  }
+});
