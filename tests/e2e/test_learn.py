@@ -1,13 +1,20 @@
 """'Learn to play' (issue 13) in Debian Chromium against a real server: from the lobby's link
-through the SCOUT lesson — keep or flip, Show, Scout with turning and placing, Scout & Show, the
-round's end and points — to a real game, by keyboard at 1366×800 and by touch on a phone."""
+through each game's lesson to a real game, checking that the coach explains each move after it
+is made. SCOUT (keep or flip, Show, Scout with turning and placing, Scout & Show, the round's end
+and points) by keyboard at 1366×800 and by touch on a phone; SCAN (a match, a wrong touch,
+Bluffo) by keyboard; SNAP (flip, Snap, Snap Pot, a false call) by touch on a phone."""
 
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from tests.e2e import test_scan
 from tests.e2e.player import POLL, watch_errors
 from tests.server.live import LiveServer
 
@@ -147,5 +154,145 @@ def test_the_lesson_page_speaks_the_catalogue(server: LiveServer, browser: Any) 
     page.wait_for_function("() => document.getElementById('learn-intro').textContent", **POLL)
     assert "no lesson" in page.locator("#learn-intro").inner_text()
     assert page.locator("#learn-start").is_hidden()
+    assert not errors, errors
+    page.context.close()
+
+
+@pytest.fixture(scope="module")
+def rt_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A live server for the real-time lessons: tutors act at once when it is their turn to,
+    twice the game speed, no start countdown."""
+    env = {"PARLOUR_TUTOR_MS": "0", "PARLOUR_GAME_SPEED": "2", "PARLOUR_START_COUNTDOWN_MS": "0"}
+    with LiveServer(tmp_path_factory.mktemp("e2e-learn") / "parlour.db", env=env) as live:
+        yield live
+
+
+def _start_lesson(page: Any, server: LiveServer, game: str, touch: bool) -> None:
+    page.goto(server.url + "/")
+    _press(page, f"a[data-learn='{game}']", touch)
+    page.wait_for_url(re.compile(rf"/learn/{game}$"), timeout=WAIT)
+    _press(page, "#learn-start", touch)
+    page.wait_for_url(re.compile(rf"/t/[^?]+\?learn={game}$"), timeout=WAIT)
+
+
+def _real_game(page: Any, shots: Path, tag: str, touch: bool) -> None:
+    """The lesson's end: the coach offers a real game, which starts."""
+    assert page.locator("#coach-real-game").is_visible()
+    page.screenshot(path=shots / f"learn-{tag}-done.png")
+    lesson = page.url
+    _press(page, "#coach-real-game", touch)
+    page.wait_for_url(lambda url: url != lesson and "learn" not in url, timeout=WAIT)
+    page.wait_for_function("() => document.body.dataset.ready === '1'", timeout=WAIT, **POLL)
+    assert page.locator("#coach").count() == 0
+
+
+SCAN_STATE = """() => { const d = document.body.dataset;
+  const tan = document.getElementById('tan');
+  return {seq: d.seq, phase: d.phase, canTouch: d.canTouch, category: d.category,
+          tan: tan && tan.dataset.designs ? tan.dataset.designs : null}; }"""
+
+
+def _scan_reveal(page: Any, after: str) -> tuple[str, int | None, list[list[int]]]:
+    """Wait for a tan card after reveal ``after`` that this seat may touch; its seq, the
+    position of its match (None: no match) and the layout."""
+    page.wait_for_function(
+        """(after) => { const d = document.body.dataset;
+          return d.phase === 'round' && d.canTouch === '1' && d.seq !== after; }""",
+        arg=after,
+        timeout=WAIT,
+        **POLL,
+    )
+    page.wait_for_timeout(150)  # a human-looking reaction, not anticipation
+    state = page.evaluate(SCAN_STATE)
+    layout = page.evaluate(test_scan.LAYOUT)
+    tan = [int(x) for x in state["tan"].split(",")]
+    return state["seq"], test_scan._match(layout, tan, state["category"]), layout
+
+
+def test_the_scan_lesson_by_keyboard(rt_server: LiveServer, browser: Any, shots: Path) -> None:
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    errors = watch_errors(page)
+    _start_lesson(page, rt_server, "scan", touch=False)
+
+    _step(page, "find")
+    seq, match, layout = _scan_reveal(page, "")
+    assert match is not None
+    page.screenshot(path=shots / "learn-scan-1-find.png")
+    test_scan._type_card(page, match)
+    _said(page, "Right! You take the tan card")
+
+    _step(page, "wrong")
+    seq, match, layout = _scan_reveal(page, seq)
+    assert match is not None
+    page.screenshot(path=shots / "learn-scan-2-wrong.png")
+    test_scan._type_card(page, (match + 1) % len(layout))
+    _said(page, "Wrong card: you are out until the next tan card")
+    _said(page, "found the match and took the tan card, plus one of yours")
+
+    _step(page, "bluffo")
+    seq, match, layout = _scan_reveal(page, seq)
+    assert match is None  # the lesson's third tan card has no match
+    page.screenshot(path=shots / "learn-scan-3-bluffo.png")
+    page.keyboard.press("b")
+    _said(page, "You slapped Bluffo")
+    _step(page, "done")
+    _said(page, "Nobody found a match: you were right!")
+    _real_game(page, shots, "scan-desktop", touch=False)
+    assert not errors, errors
+    page.context.close()
+
+
+SNAP_NEXT = """(flipped) => { const d = document.body.dataset;
+  const step = document.getElementById('coach')?.dataset.step;
+  if (step === 'done') return 'done';
+  if (d.myTurn === '1' && Number(d.seq) !== flipped) return 'flip';
+  const painted = Number(d.paintedSeq ?? -1) === Number(d.seq)
+    && performance.now() - Number(d.paintedAt) > 150;
+  if (painted && ['snap_now', 'pot_now', 'false'].includes(step)) return `${step} ${d.seq}`;
+  return false; }"""
+"""What the learner does next, as the coach asks: flip on their turn, press SNAP! when asked
+(150 ms after the reveal is painted: no anticipation)."""
+
+
+def test_the_snap_lesson_on_a_phone(rt_server: LiveServer, browser: Any, shots: Path) -> None:
+    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    errors = watch_errors(page)
+    _start_lesson(page, rt_server, "snap", touch=True)
+    said = {
+        "flip": "You flipped: your card is on top of your face-up pile",
+        "snap_now": "Snap! You were first: you win the matching piles",
+        "pot_now": "Snap Pot! You win the Pot and the matching pile",
+        "false": "That was a false call: you gave the top card of your stock",
+    }
+    done: list[str] = []
+    flipped, pressed = -1, ""
+    deadline = time.monotonic() + 120
+    while True:
+        assert time.monotonic() < deadline, f"the lesson did not end; done: {done}"
+        todo = page.wait_for_function(SNAP_NEXT, arg=flipped, timeout=WAIT, polling=20).json_value()
+        if todo == "done":
+            break
+        if todo == "flip":
+            flipped = int(page.evaluate("document.body.dataset.seq"))
+            if "flip" not in done:
+                page.screenshot(path=shots / "learn-snap-phone-1-flip.png")
+            page.locator("#flip-btn").tap()
+            kind = "flip"
+        else:
+            if todo == pressed:
+                continue
+            pressed = todo
+            kind = todo.split()[0]
+            page.screenshot(path=shots / f"learn-snap-phone-{kind}.png")
+            page.locator("#snap-btn").tap()
+        if kind not in done:
+            _said(page, said[kind])
+            done.append(kind)
+            if kind == "snap_now":
+                _step(page, "pot_wait")  # the tutors' tie makes the Snap Pot
+                _said(page, "called at the same moment: a tie")
+                page.screenshot(path=shots / "learn-snap-phone-2-tie.png")
+    assert done == ["flip", "snap_now", "pot_now", "false"], done
+    _real_game(page, shots, "snap-phone", touch=True)
     assert not errors, errors
     page.context.close()

@@ -35,6 +35,14 @@ LESSONS = {
     # card that makes a run, and has a Scout & Show; the tutors then let the round end
     # (tests/server/test_learn.py plays it through).
     "scout": Lesson("scout", 9, (TUTOR, TUTOR)),
+    # Seed 3, two players, SHAPE with Bluffo: the first two tan cards have a match, the third
+    # none; a minute to search each card (the tutor waits 40 s before it touches the match).
+    "scan": Lesson(
+        "scan", 3, (TUTOR,), {"category": "shape", "bluffo": True, "round_timer_ms": 60_000}
+    ),
+    # Seed 3, three players: within ten flips the learner flips, can snap a match, watches the
+    # tutors tie (the Snap Pot) and can win the Pot; a minute for each of the learner's flips.
+    "snap": Lesson("snap", 3, (TUTOR, TUTOR), {"turn_timer_ms": 60_000}),
 }
 """The lessons by game."""
 

@@ -35,7 +35,7 @@ import random
 import time
 from typing import TYPE_CHECKING, Any
 
-from parlour.bots.levels import make_bot
+from parlour.bots.levels import TUTOR, make_bot
 from parlour.core.race import (
     OpenRace,
     allowance,
@@ -394,7 +394,9 @@ class RealtimeRoom(Room):
                 continue
             bot: Any = self.bots.get(seat)
             if bot is None:
-                bot = self.bots[seat] = make_bot(table.game, info.level)
+                level = info.level  # a lesson's tutor acts as soon as the settings say
+                level = f"{TUTOR}:{self.hub.settings.tutor_ms}" if level == TUTOR else level
+                bot = self.bots[seat] = make_bot(table.game, level)
             if seat not in self._bot_rngs:
                 self._bot_rngs[seat] = random.Random(bot_seed(table.seed, seat, -1))
             try:

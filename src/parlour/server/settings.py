@@ -100,6 +100,8 @@ class Settings:
       source. Anything else: tables' seeds come from a generator seeded with this number, so
       that a failing test can be replayed — for tests only, never for play (deals would be
       predictable from the number).
+    - ``tutor_ms``: at a "Learn to play" table of SCAN or SNAP, how soon a tutorial opponent acts
+      once the learner has had their go (``parlour.bots.tutors``; 0 in tests).
     - ``admit_max_lag_ms``, ``admit_max_backlog``: new real-time tables are refused (``busy``)
       while the event loop's recent lag (p90 over the last seconds) is above the first, or
       more than the second number of writes wait for the database.
@@ -135,6 +137,7 @@ class Settings:
     admit_max_lag_ms: int = 150
     admit_max_backlog: int = 400
     turn_timer_s: float = 60.0
+    tutor_ms: int = 1500
     flip_timer_s: float = 30.0
     host_away_s: float = 30.0
     away_level: str = "medium"

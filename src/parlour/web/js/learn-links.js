@@ -4,7 +4,7 @@ import { $, h } from "./dom.js";
 import { t } from "./i18n.js";
 import "./i18n-learn.js";
 
-const LESSONS = [["scout", "SCOUT"]];
+const LESSONS = [["scout", "SCOUT"], ["scan", "SCAN"], ["snap", "SNAP"]];
 
 const box = $("learn-links");
 if (box) {

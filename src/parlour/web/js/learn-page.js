@@ -8,7 +8,7 @@ import "./i18n-learn.js";
 import { player, postJSON, seats } from "./net.js";
 
 const NAMES = { scout: "SCOUT", scan: "SCAN", snap: "SNAP" };
-const LESSONS = new Set(["scout"]);
+const LESSONS = new Set(["scout", "scan", "snap"]);
 const game = location.pathname.split("/")[2] ?? "";
 const name = NAMES[game] ?? game.toUpperCase();
 

@@ -4,20 +4,19 @@
 // events (the "parlour:state" event of table.js) — asks for each kind of move and explains what
 // happened after each. It holds no rules: hints come from the legal actions the server sent.
 
-import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
-import "./i18n-learn.js";
-import { createTable, player } from "./net.js";
+import { createCoach, lessonOf } from "./learn-coach.js";
 
 const LEARNER = 0;
-const learning = new URLSearchParams(location.search).get("learn") === "scout";
+const learning = lessonOf() === "scout";
+const easy = { kind: "bot", level: "easy" };
+const panel = createCoach({ game: "scout", seats: [easy, easy], options: {} });
 
 const coach = {
   hint: [], // hand positions of the cards the coach suggests
   said: [], // what happened since the last prompt: explanations, newest last
   done: new Set(), // the kinds of move the learner has made: flip, show, scout, ss
   ended: false,
-  panel: null,
 };
 
 const nameOf = (v, seat) => (seat === LEARNER ? t("learn.you") : v.seat_info[seat]?.name || `#${seat + 1}`);
@@ -115,61 +114,9 @@ function markHint() {
   }
 }
 
-async function realGame(event) {
-  const button = event.currentTarget;
-  button.disabled = true;
-  button.textContent = t("learn.starting");
-  try {
-    const easy = { kind: "bot", level: "easy" };
-    const id = await createTable({ game: "scout", name: player.name || t("learn.guest"), seats: [easy, easy], options: {} });
-    location.assign(`/t/${encodeURIComponent(id)}`);
-  } catch (error) {
-    button.disabled = false;
-    button.textContent = t("learn.real_game");
-    coach.panel.querySelector(".coach-said").textContent = t("learn.error", { message: error.message });
-  }
-}
-
-function buildPanel() {
-  const panel = h("aside.coach", { id: "coach", "aria-labelledby": "coach-title", dataset: { step: "" } },
-    h("div.coach-head", {},
-      h("h2", { id: "coach-title" }, t("learn.coach")),
-      h("button.btn.small.ghost", { type: "button", id: "coach-toggle", "aria-expanded": "true", "aria-controls": "coach-body",
-        onclick: toggle }, t("learn.hide"))),
-    h("div.coach-body", { id: "coach-body" },
-      h("div.coach-said", { id: "coach-said", "aria-live": "polite" }),
-      h("p.coach-ask", { id: "coach-ask", "aria-live": "polite" }),
-      h("div.coach-foot", { id: "coach-foot", hidden: true },
-        h("button.btn.primary", { type: "button", id: "coach-real-game", onclick: realGame }, t("learn.real_game")),
-        h("a.btn.ghost", { href: "/" }, t("learn.back")))));
-  document.body.append(panel);
-  document.body.classList.add("learning");
-  return panel;
-}
-
-function toggle() {
-  const open = coach.panel.classList.toggle("collapsed");
-  const button = coach.panel.querySelector("#coach-toggle");
-  button.setAttribute("aria-expanded", String(!open));
-  button.textContent = t(open ? "learn.show_coach" : "learn.hide");
-}
-
-/** While the round's results are open (a modal dialog: the rest of the page is inert), the coach
- * sits inside it; otherwise in the page. */
-function place() {
-  const dialog = document.getElementById("results-dialog");
-  const home = dialog?.open ? dialog : document.body;
-  if (coach.panel.parentElement !== home) {
-    if (home === dialog) dialog.prepend(coach.panel);
-    else home.append(coach.panel);
-  }
-  coach.panel.classList.toggle("in-dialog", home === dialog);
-}
-
 function onState(event) {
   const { view: v, actions, events } = event.detail;
   if (!v || v.seat !== LEARNER) return;
-  coach.panel ??= buildPanel();
   // what happened since the learner's latest move: that move's explanation, then the others'
   for (const e of events) {
     const line = explain(e, v);
@@ -178,25 +125,12 @@ function onState(event) {
     else coach.said = [...coach.said, line].slice(-3);
   }
   const [key, params] = prompt(v, actions);
-  const said = coach.panel.querySelector("#coach-said");
-  const text = coach.said.join(" ");
-  if (said.dataset.text !== text) {
-    said.dataset.text = text;
-    said.replaceChildren(...coach.said.map((line) => h("p", {}, line)));
-  }
-  const ask = coach.panel.querySelector("#coach-ask");
-  const asked = t(key, params);
-  if (ask.textContent !== asked) ask.textContent = asked;
-  coach.panel.dataset.step = key.split(".").pop();
-  coach.panel.querySelector("#coach-foot").hidden = !coach.ended;
+  panel.update({ said: coach.said, ask: t(key, params), step: key.split(".").pop(), ended: coach.ended });
   coach.hint = hintCards(v, actions, key);
   markHint();
-  place();
 }
 
 if (learning) {
   addEventListener("parlour:state", onState);
-  // the results dialog opens and closes between state messages: keep the coach where it can be used
   new MutationObserver(markHint).observe(document.getElementById("hand"), { childList: true });
-  new MutationObserver(() => coach.panel && place()).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["open"] });
 }

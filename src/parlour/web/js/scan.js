@@ -40,6 +40,8 @@ function onState(msg) {
   const revealed = v.phase === "round" && !ui.painted.has(v.seq);
   if (revealed) notePaint(v.seq);
   announce(prev, v, msg.history ? fresh.filter((e) => e.type === "reveal") : fresh);
+  // for the "Learn to play" coach (learn-rt.js): what the page now shows
+  dispatchEvent(new CustomEvent("parlour:state", { detail: { view: v, actions: ui.actions, events: msg.history ? [] : fresh } }));
   if (v.outcome && !ui.finalShown) {
     ui.finalShown = true;
     showEnd(v);

@@ -354,6 +354,8 @@ function onState(msg) {
     }
   }
   if (!first) announce(fresh, !wasMyTurn && canFlip());
+  // for the "Learn to play" coach (learn-rt.js): what the page now shows
+  dispatchEvent(new CustomEvent("parlour:state", { detail: { view: v, actions: ui.actions, events: first ? [] : fresh } }));
   if (v.outcome && !ui.finalShown) {
     ui.finalShown = true;
     showResults(v);
