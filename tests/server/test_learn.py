@@ -3,7 +3,10 @@ played over the normal WebSocket protocol, and its tutor bot."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
@@ -122,3 +125,54 @@ def test_a_lesson_for_an_unknown_game_is_refused(client: TestClient) -> None:
 def test_the_learn_page_is_served(client: TestClient) -> None:
     page = client.get("/learn/scout")
     assert page.status_code == 200 and "learn-page.js" in page.text
+
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "parlour" / "web" / "js"
+PLURAL = re.compile(r"\.(zero|one|two|few|many|other)$")
+
+
+def _catalogue() -> dict[str, dict[str, str]]:
+    # i18n-learn.js: addMessages({ en: {...}, nb: {...}, … }), one "key": "text" a line.
+    by_language: dict[str, dict[str, str]] = {}
+    current: dict[str, str] = {}
+    for line in (WEB / "i18n-learn.js").read_text().splitlines():
+        if m := re.fullmatch(r"  (\w\w): \{", line):
+            current = by_language.setdefault(m.group(1), {})
+        elif m := re.fullmatch(r'    ("[^"]+"): (".*"),', line):
+            current[json.loads(m.group(1))] = json.loads(m.group(2))
+    return by_language
+
+
+def test_the_lessons_catalogue_is_complete_in_five_languages() -> None:
+    catalogue = _catalogue()
+    assert list(catalogue) == ["en", "nb", "sv", "sq", "ro"]
+    english = {PLURAL.sub("", k) for k in catalogue["en"]}
+    for language, texts in catalogue.items():
+        assert {PLURAL.sub("", k) for k in texts} == english, language
+        for key, text in texts.items():
+            assert text.strip(), (language, key)
+            placeholders = set(re.findall(r"\{(\w+)\}", text))
+            assert placeholders == set(
+                re.findall(
+                    r"\{(\w+)\}",
+                    catalogue["en"].get(key) or catalogue["en"][PLURAL.sub("", key) + ".other"],
+                )
+            )
+        plural = {PLURAL.sub("", k) for k in texts if PLURAL.search(k)}
+        assert all(f"{k}.other" in texts for k in plural), language
+    # every sentence is used: by its whole key, or as a step of a lesson's coach
+    code = "\n".join(p.read_text() for p in WEB.glob("learn-*.js"))
+    templated = {  # keys the code builds: `learn.${game}.intro`, `learn.scout.${kind}${you}`
+        "intro": "`learn.${game}.intro`",
+        "end_scouted": '"end_scouted"',
+        "end_scouted_you": '"_you"',
+        "end_empty_you": '"_you"',
+    }
+    unused = [
+        key
+        for key in english
+        if f'"{key}"' not in code
+        and f'"{key.rsplit(".", 1)[-1]}"' not in code
+        and templated.get(key.rsplit(".", 1)[-1], "\0") not in code
+    ]
+    assert unused == ["level.tutor"], unused  # the seat's level: render.js asks for it

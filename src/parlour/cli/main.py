@@ -86,6 +86,12 @@ def main(argv: list[str] | None = None) -> int:
         help="before the start, anyone seated may start once the host has been gone this long "
         "(default 30)",
     )
+    serve.add_argument(
+        "--tutor-ms",
+        type=int,
+        help="'Learn to play' SCAN and SNAP: how soon a tutorial opponent acts once the learner "
+        "has had their go (default 1500)",
+    )
     cards = sub.add_parser("cards", help="write a game's card drawings as SVG files")
     cards.add_argument("game", choices=games_with_drawings(), help="the game whose cards to draw")
     cards.add_argument("--out", type=Path, required=True, help="folder to write into")
@@ -160,6 +166,7 @@ def _serve(args: argparse.Namespace) -> int:
             turn_timer_s=args.turn_timer_s,
             flip_timer_s=args.flip_timer_s,
             host_away_s=args.host_away_s,
+            tutor_ms=args.tutor_ms,
         )
     except ValueError as error:
         print(f"parlour serve: {error}", file=sys.stderr)

@@ -172,6 +172,8 @@ class Settings:
             raise ValueError("db_busy_timeout_s > 0 and realtime_max_lag_ms >= 1")
         if self.admit_max_lag_ms < 1 or self.admit_max_backlog < 1:
             raise ValueError("admit_max_lag_ms >= 1 and admit_max_backlog >= 1")
+        if self.tutor_ms < 0:
+            raise ValueError("tutor_ms >= 0")
         if self.turn_timer_s < 0 or self.flip_timer_s <= 0 or self.host_away_s < 0:
             raise ValueError("turn_timer_s >= 0 (0: off), flip_timer_s > 0 and host_away_s >= 0")
         if self.away_level not in LEVELS:
