@@ -21,7 +21,7 @@ const nameOf = (v, seat) => (seat === LEARNER ? t("learn.you") : v.seat_info[sea
 
 function tell(line, mine) {
   if (!line) return;
-  coach.said = mine ? [line] : [...coach.said, line].slice(-3);
+  coach.said = mine ? [line] : [...coach.said, line].slice(-4);
 }
 
 // ---------------------------------------------------------------- SCAN

@@ -122,7 +122,7 @@ function onState(event) {
     const line = explain(e, v);
     if (!line) continue;
     if (e.seat === LEARNER && e.type !== "round_end") coach.said = [line];
-    else coach.said = [...coach.said, line].slice(-3);
+    else coach.said = [...coach.said, line].slice(-4);
   }
   const [key, params] = prompt(v, actions);
   panel.update({ said: coach.said, ask: t(key, params), step: key.split(".").pop(), ended: coach.ended });
