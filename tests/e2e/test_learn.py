@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e import test_scan
+from tests.e2e import test_a11y, test_scan
 from tests.e2e.player import POLL, watch_errors
 from tests.server.live import LiveServer
 
@@ -61,6 +61,24 @@ def _on_screen(page: Any, selector: str) -> bool:
     )
 
 
+COACH_AXE = """async () => {
+  const found = await axe.run({ include: [['#coach']] }, { resultTypes: ['violations'],
+    rules: { 'label-content-name-mismatch': { enabled: true } } });
+  return found.violations.filter((v) => ['serious', 'critical'].includes(v.impact)
+      || v.id === 'label-content-name-mismatch')
+    .map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+      nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' ') + ' :: ' + n.failureSummary) }));
+}"""
+
+
+def _coach_violations(page: Any) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations in the coach panel (the table under it is
+    test_a11y's)."""
+    test_a11y.violations(page)  # injects axe-core
+    found: list[dict[str, Any]] = page.evaluate(COACH_AXE)
+    return found
+
+
 def _select_marked(page: Any, touch: bool) -> None:
     """Select the cards the coach marked, one by one, and press Show."""
     for _ in range(page.locator("#hand .coach-hint").count()):
@@ -75,12 +93,16 @@ def play_the_scout_lesson(
     _press(page, "a[data-learn='scout']", touch)
     page.wait_for_url(re.compile(r"/learn/scout$"), timeout=WAIT)
     page.screenshot(path=shots / f"learn-scout-{tag}-0-intro.png")
+    problems = {"intro": test_a11y.violations(page)}
     _press(page, "#learn-start", touch)
     page.wait_for_url(re.compile(r"/t/[^?]+\?learn=scout$"), timeout=WAIT)
 
     _step(page, "flip")
     assert _on_screen(page, "#coach") and _on_screen(page, "[data-flip='false']")
     page.screenshot(path=shots / f"learn-scout-{tag}-1-flip.png")
+    problems["coach"] = _coach_violations(page)
+    bad = {where: test_a11y.report(found) for where, found in problems.items() if found}
+    assert not bad, bad
     _press(page, "[data-flip='false']", touch)
     _said(page, "You kept your hand as dealt.")
 
@@ -118,6 +140,8 @@ def play_the_scout_lesson(
     _said(page, "The round is over: after your show every other player scouted")
     _said(page, "Points: +1 for each captured card")
     page.screenshot(path=shots / f"learn-scout-{tag}-6-round-end.png")
+    found = _coach_violations(page)  # in the results dialog too
+    assert not found, test_a11y.report(found)
     assert page.locator("#coach-real-game").is_visible()
     lesson = page.url
     _press(page, "#coach-real-game", touch)
@@ -178,6 +202,8 @@ def _start_lesson(page: Any, server: LiveServer, game: str, touch: bool) -> None
 def _real_game(page: Any, shots: Path, tag: str, touch: bool) -> None:
     """The lesson's end: the coach offers a real game, which starts."""
     assert page.locator("#coach-real-game").is_visible()
+    found = _coach_violations(page)
+    assert not found, test_a11y.report(found)
     page.screenshot(path=shots / f"learn-{tag}-done.png")
     lesson = page.url
     _press(page, "#coach-real-game", touch)
