@@ -161,3 +161,50 @@ def test_a_snap_tutor_waits_while_the_learner_has_a_snap() -> None:
     view["seats"][2]["top"] = "7C"  # the tutors' own snap: both call at once, then flip soon
     plans = SnapTutor(200).plan(view, [Flip(), Snap()], random.Random(0))
     assert plans == [Plan(5000 + TIE_RT_MS, Snap(TIE_RT_MS)), Plan(5900 + 200, Flip())]
+
+
+SCOUT = get_game("scout")
+
+
+def _coach_move(state: Any, legal: list[Any], moves: int) -> Any:
+    # What the SCOUT coach suggests: the weakest two cards, then a Scout turned over, then
+    # Scout & Show with the longest group after it; a learner who flipped may find no pair.
+    from parlour.games.scout.actions import Scout, ScoutShow, Show
+    from parlour.games.scout.rules import group_key
+
+    hand = SCOUT.view(state, 0)["hand"]
+    shows = [a for a in legal if isinstance(a, Show)]
+    if state.pending:
+        return max(shows, key=lambda a: (a.length, a.start))
+    scouts = [a for a in legal if isinstance(a, Scout)]
+    ss = [a for a in legal if isinstance(a, ScoutShow)]
+    if moves == 0 or not (scouts or ss):
+        ups = lambda a: [c[0] for c in hand[a.start : a.start + a.length]]  # noqa: E731
+        twos = [a for a in shows if a.length == 2] or shows
+        return min(twos, key=lambda a: group_key(ups(a)))
+    if moves == 1 and scouts:
+        return next((a for a in scouts if a.rotate), scouts[0])
+    return ss[0] if ss else (scouts[0] if scouts else shows[0])
+
+
+def test_the_scout_lesson_ends_its_round_soon_whether_the_learner_keeps_or_flips() -> None:
+    from parlour.bots.scout.tutor import TutorBot
+    from parlour.games.scout.actions import Flip as ScoutFlip
+
+    for flip in (False, True):
+        lesson = LESSONS["scout"]
+        state = SCOUT.new_state({"players": 3}, lesson.seed)
+        state = SCOUT.apply(state, 0, ScoutFlip(flip))
+        tutor = TutorBot()
+        moves = 0
+        while not state.results:
+            seat = SCOUT.to_act(state)[0]
+            legal = SCOUT.legal_actions(state, seat)
+            if seat == 0:
+                action = _coach_move(state, legal, moves)
+                moves += 1
+            else:
+                action = tutor.choose(SCOUT.view(state, seat), legal, random.Random(0))
+            state = SCOUT.apply(state, seat, action)
+            assert moves <= 8, f"the round goes on (flip={flip})"
+        assert state.results[0].reason in ("scouted_out", "hand_empty"), flip

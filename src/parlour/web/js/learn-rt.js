@@ -58,6 +58,7 @@ function explainScan(e, v) {
 
 function askScan(v) {
   if (coach.ended) return "done";
+  if (v.phase !== "round" || !v.tan) return "next";
   if (v.disqualified.includes(LEARNER) || v.claimant === LEARNER) return "wait";
   if (!coach.done.has("find")) return "find";
   if (!coach.done.has("wrong")) return "wrong";
