@@ -235,35 +235,49 @@ def _scan_reveal(page: Any, after: str) -> tuple[str, int | None, list[list[int]
     return state["seq"], test_scan._match(layout, tan, state["category"]), layout
 
 
-def test_the_scan_lesson_by_keyboard(rt_server: LiveServer, browser: Any, shots: Path) -> None:
-    page = browser.new_context(viewport=DESKTOP).new_page()
+def _touch_card(page: Any, index: int, touch: bool) -> None:
+    """Touch the blue card at ``index``: type its number, or tap it."""
+    if touch:
+        page.locator("#blue-grid .blue-card").nth(index).tap()
+    else:
+        test_scan._type_card(page, index)
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_scan_lesson(rt_server: LiveServer, browser: Any, shots: Path, size: str) -> None:
+    touch = size == "phone"
+    options = {"is_mobile": True, "has_touch": True} if touch else {}
+    page = browser.new_context(viewport=PHONE if touch else DESKTOP, **options).new_page()
     errors = watch_errors(page)
-    _start_lesson(page, rt_server, "scan", touch=False)
+    _start_lesson(page, rt_server, "scan", touch=touch)
 
     _step(page, "find")
     seq, match, layout = _scan_reveal(page, "")
     assert match is not None
-    page.screenshot(path=shots / "learn-scan-1-find.png")
-    test_scan._type_card(page, match)
+    page.screenshot(path=shots / f"learn-scan-{size}-1-find.png")
+    _touch_card(page, match, touch)
     _said(page, "Right! You take the tan card")
 
     _step(page, "wrong")
     seq, match, layout = _scan_reveal(page, seq)
     assert match is not None
-    page.screenshot(path=shots / "learn-scan-2-wrong.png")
-    test_scan._type_card(page, (match + 1) % len(layout))
+    page.screenshot(path=shots / f"learn-scan-{size}-2-wrong.png")
+    _touch_card(page, (match + 1) % len(layout), touch)
     _said(page, "Wrong card: you are out until the next tan card")
     _said(page, "found the match and took the tan card, plus one of yours")
 
     _step(page, "bluffo")
     seq, match, layout = _scan_reveal(page, seq)
     assert match is None  # the lesson's third tan card has no match
-    page.screenshot(path=shots / "learn-scan-3-bluffo.png")
-    page.keyboard.press("b")
+    page.screenshot(path=shots / f"learn-scan-{size}-3-bluffo.png")
+    if touch:
+        page.locator("#btn-bluffo").tap()
+    else:
+        page.keyboard.press("b")
     _said(page, "You slapped Bluffo")
     _step(page, "done")
     _said(page, "Nobody found a match: you were right!")
-    _real_game(page, shots, "scan-desktop", touch=False)
+    _real_game(page, shots, f"scan-{size}", touch=touch)
     assert not errors, errors
     page.context.close()
 

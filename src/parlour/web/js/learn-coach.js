@@ -71,6 +71,8 @@ export function createCoach(realGame, { above = null } = {}) {
     const anchor = docked && above !== "bottom" ? document.querySelector(above) : null;
     panel.style.top = docked ? "auto" : "";
     panel.style.bottom = !docked ? "" : anchor ? `${Math.max(8, innerHeight - anchor.getBoundingClientRect().top + 6)}px` : "8px";
+    // docked at the bottom: the page gets room to scroll its last row out from under the coach
+    document.body.style.paddingBottom = docked && !anchor ? `${panel.offsetHeight + 16}px` : "";
   }
 
   /** Show what happened (`said`, a list of sentences), what to do (`ask`), the step's name. */
