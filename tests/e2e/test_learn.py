@@ -174,6 +174,11 @@ def test_the_scout_lesson_on_a_phone(server: LiveServer, browser: Any, shots: Pa
 def test_the_lesson_page_speaks_the_catalogue(server: LiveServer, browser: Any) -> None:
     page = browser.new_context(viewport=DESKTOP).new_page()
     errors = watch_errors(page)
+    page.goto(server.url + "/")
+    names = page.locator(".learn-links a").evaluate_all(
+        "(links) => links.map((a) => [a.textContent, a.getAttribute('aria-label')])"
+    )
+    assert names == [[g, f"Learn to play {g}"] for g in ("SCOUT", "SCAN", "SNAP")], names
     page.goto(server.url + "/learn/chess")  # no such lesson: it says so, with no start button
     page.wait_for_function("() => document.getElementById('learn-intro').textContent", **POLL)
     assert "no lesson" in page.locator("#learn-intro").inner_text()

@@ -8,7 +8,7 @@ import { addMessages } from "./i18n.js";
 addMessages({
   en: {
     "level.tutor": "Practice",
-    "learn.link_title": "New here?",
+    "learn.link_title": "New here? Learn to play:",
     "learn.link": "Learn to play {game}",
     "learn.page_title": "Learn to play {game}",
     "learn.scout.intro": "A guided round of SCOUT on a fixed deal, against two computer opponents. A coach asks you for each kind of move — keep or flip your hand, Show, Scout, Scout & Show — explains what happened after each, and shows how the round ends and how points are counted. It takes about three minutes; then you can start a real game.",
@@ -87,7 +87,7 @@ addMessages({
   },
   nb: {
     "level.tutor": "Øving",
-    "learn.link_title": "Ny her?",
+    "learn.link_title": "Ny her? Lær å spille:",
     "learn.link": "Lær å spille {game}",
     "learn.page_title": "Lær å spille {game}",
     "learn.scout.intro": "En veiledet runde SCOUT med en fast utdeling, mot to datamotstandere. En trener ber deg om hver type trekk — beholde eller snu hånden, Show, Scout, Scout & Show — forklarer hva som skjedde etter hvert trekk, og viser hvordan runden slutter og hvordan poengene telles. Det tar omtrent tre minutter; etterpå kan du starte et ekte spill.",
@@ -166,7 +166,7 @@ addMessages({
   },
   sv: {
     "level.tutor": "Övning",
-    "learn.link_title": "Ny här?",
+    "learn.link_title": "Ny här? Lär dig spela:",
     "learn.link": "Lär dig spela {game}",
     "learn.page_title": "Lär dig spela {game}",
     "learn.scout.intro": "En guidad runda SCOUT med en fast giv, mot två datormotståndare. En tränare ber dig göra varje sorts drag — behålla eller vända handen, Show, Scout, Scout & Show — förklarar vad som hände efter varje drag och visar hur rundan slutar och hur poängen räknas. Det tar ungefär tre minuter; sedan kan du starta ett riktigt spel.",
@@ -245,7 +245,7 @@ addMessages({
   },
   sq: {
     "level.tutor": "Stërvitje",
-    "learn.link_title": "I ri këtu?",
+    "learn.link_title": "I ri këtu? Mëso të luash:",
     "learn.link": "Mëso të luash {game}",
     "learn.page_title": "Mëso të luash {game}",
     "learn.scout.intro": "Një raund SCOUT me udhëzime, me karta të ndara gjithmonë njësoj, kundër dy kundërshtarëve kompjuterikë. Një trajner të kërkon çdo lloj lëvizjeje — ta mbash apo ta kthesh dorën, Show, Scout, Scout & Show — të shpjegon çfarë ndodhi pas secilës dhe të tregon si mbaron raundi dhe si numërohen pikët. Zgjat rreth tre minuta; pastaj mund të nisësh një lojë të vërtetë.",
@@ -324,7 +324,7 @@ addMessages({
   },
   ro: {
     "level.tutor": "Exercițiu",
-    "learn.link_title": "Ești nou aici?",
+    "learn.link_title": "Ești nou aici? Învață să joci:",
     "learn.link": "Învață să joci {game}",
     "learn.page_title": "Învață să joci {game}",
     "learn.scout.intro": "O rundă de SCOUT cu ghid, cu o împărțire fixă a cărților, împotriva a doi adversari controlați de calculator. Un antrenor îți cere fiecare fel de mutare — păstrezi sau întorci mâna, Show, Scout, Scout & Show — îți explică ce s-a întâmplat după fiecare și îți arată cum se încheie runda și cum se numără punctele. Durează cam trei minute; apoi poți începe o partidă adevărată.",

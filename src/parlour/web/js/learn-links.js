@@ -10,6 +10,7 @@ const box = $("learn-links");
 if (box) {
   box.replaceChildren(
     h("span.learn-links-title", { id: "learn-links-title" }, t("learn.link_title")),
-    ...LESSONS.map(([game, name]) => h("a.btn.small.learn-link", { href: `/learn/${game}`, dataset: { learn: game } },
-      t("learn.link", { game: name }))));
+    // the game's name, read out as "Learn to play SCOUT" (the name the words on screen are part of)
+    ...LESSONS.map(([game, name]) => h("a.btn.small.learn-link", { href: `/learn/${game}`, dataset: { learn: game },
+      "aria-label": t("learn.link", { game: name }) }, name)));
 }
