@@ -56,6 +56,9 @@ def test_a_scout_lesson_is_a_real_table_on_a_fixed_deal(client: TestClient) -> N
             hands.append(first["view"]["hand"])
             assert "seed" not in first["view"]
     assert hands[0] == hands[1]  # the same deal every time
+    # stored like any table: a restarted server rebuilds it, its tutors and its deal
+    table, _ = client.app.state.hub._table_from_store(made[0]["table_id"])  # type: ignore[attr-defined]
+    assert table.seed == LESSONS["scout"].seed and table.seats[1].level == "tutor"
 
 
 def test_the_scout_lesson_lets_the_learner_try_every_move(client: TestClient) -> None:
@@ -176,3 +179,21 @@ def test_the_lessons_catalogue_is_complete_in_five_languages() -> None:
         and templated.get(key.rsplit(".", 1)[-1], "\0") not in code
     ]
     assert unused == ["level.tutor"], unused  # the seat's level: render.js asks for it
+
+
+def test_the_bot_runner_plays_a_tutor_and_settings_refuse_a_negative_tutor_delay() -> None:
+    import asyncio
+
+    import pytest
+
+    from parlour.server import Settings
+    from parlour.server.bots import BotRunner
+
+    state = SCOUT.new_state({"players": 3}, LESSONS["scout"].seed)
+    runner = BotRunner(0)
+    text = asyncio.run(runner.choose("scout", "tutor", SCOUT.view(state, 1),
+                                     SCOUT.legal_actions(state, 1), 0))  # fmt: skip
+    assert text == "keep"
+    with pytest.raises(ValueError):
+        Settings(tutor_ms=-1)
+    assert Settings.from_env({"PARLOUR_TUTOR_MS": "0"}).tutor_ms == 0
