@@ -15,14 +15,20 @@ from parlour.games.scan.actions import Bluffo, Touch
 from parlour.games.scan.cards import CATEGORIES
 from parlour.games.snap.actions import Flip, Snap
 from parlour.games.snap.view import history
-from parlour.server.learn import LESSONS
+from parlour.server.learn import Lesson, lesson_of
 
 SCAN = get_game("scan")
 SNAP = get_game("snap")
 
 
+def _lesson(game: str) -> Lesson:
+    found = lesson_of(game)
+    assert found is not None, game
+    return found
+
+
 def _scan_lesson() -> Any:
-    lesson = LESSONS["scan"]
+    lesson = _lesson("scan")
     state = SCAN.new_state({"players": 2, **lesson.options}, lesson.seed)
     return SCAN.apply(state, None, Timeout(), SCAN.deadline(state) or 0)  # the first reveal
 
@@ -34,7 +40,7 @@ def _match(view: dict[str, Any]) -> int | None:
 
 
 def test_the_scan_lesson_deal_has_two_matches_then_a_bluffo() -> None:
-    lesson = LESSONS["scan"]
+    lesson = _lesson("scan")
     state = SCAN.new_state({"players": 2, **lesson.options}, lesson.seed)
     designs = {b[0] for b in state.layout}
     assert [t[0] in designs for t in state.covered[:3]] == [True, True, False]
@@ -100,7 +106,7 @@ class Learner:
 
 def _play_snap_lesson(flips: int) -> list[dict[str, Any]]:
     # The real-time room's loop on a simulated clock (as parlour.cli.arena plays).
-    lesson = LESSONS["snap"]
+    lesson = _lesson("snap")
     state = SNAP.new_state({"players": 3, **lesson.options}, lesson.seed)
     players: list[Any] = [Learner(), SnapTutor(1500), SnapTutor(1500)]
     plans: list[tuple[int, int, Any, int]] = []
@@ -192,7 +198,7 @@ def test_the_scout_lesson_ends_its_round_soon_whether_the_learner_keeps_or_flips
     from parlour.games.scout.actions import Flip as ScoutFlip
 
     for flip in (False, True):
-        lesson = LESSONS["scout"]
+        lesson = _lesson("scout")
         state = SCOUT.new_state({"players": 3}, lesson.seed)
         state = SCOUT.apply(state, 0, ScoutFlip(flip))
         tutor = TutorBot()

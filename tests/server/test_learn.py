@@ -16,10 +16,16 @@ from parlour.bots.scout.tutor import TutorBot
 from parlour.games.registry import get_game
 from parlour.games.scout.actions import Flip, Scout, ScoutShow, Show
 from parlour.games.scout.rules import group_key
-from parlour.server.learn import LESSONS
+from parlour.server.learn import Lesson, lesson_of
 from tests.server.conftest import Msg, hello, send, until
 
 SCOUT = get_game("scout")
+
+
+def _lesson(game: str) -> Lesson:
+    found = lesson_of(game)
+    assert found is not None, game
+    return found
 
 
 def _my_turn(msg: Msg) -> bool:
@@ -58,7 +64,7 @@ def test_a_scout_lesson_is_a_real_table_on_a_fixed_deal(client: TestClient) -> N
     assert hands[0] == hands[1]  # the same deal every time
     # stored like any table: a restarted server rebuilds it, its tutors and its deal
     table, _ = client.app.state.hub._table_from_store(made[0]["table_id"])  # type: ignore[attr-defined]
-    assert table.seed == LESSONS["scout"].seed and table.seats[1].level == "tutor"
+    assert table.seed == _lesson("scout").seed and table.seats[1].level == "tutor"
 
 
 def test_the_scout_lesson_lets_the_learner_try_every_move(client: TestClient) -> None:
@@ -101,7 +107,7 @@ def test_the_scout_lesson_lets_the_learner_try_every_move(client: TestClient) ->
 def test_tutors_keep_show_the_weakest_and_let_the_round_end() -> None:
     bot = make_bot("scout", "tutor")
     assert isinstance(bot, TutorBot)
-    state = SCOUT.new_state({"players": 3}, LESSONS["scout"].seed)
+    state = SCOUT.new_state({"players": 3}, _lesson("scout").seed)
     assert bot.choose(
         SCOUT.view(state, 1), SCOUT.legal_actions(state, 1), random.Random(0)
     ) == Flip(False)
@@ -189,7 +195,7 @@ def test_the_bot_runner_plays_a_tutor_and_settings_refuse_a_negative_tutor_delay
     from parlour.server import Settings
     from parlour.server.bots import BotRunner
 
-    state = SCOUT.new_state({"players": 3}, LESSONS["scout"].seed)
+    state = SCOUT.new_state({"players": 3}, _lesson("scout").seed)
     runner = BotRunner(0)
     text = asyncio.run(runner.choose("scout", "tutor", SCOUT.view(state, 1),
                                      SCOUT.legal_actions(state, 1), 0))  # fmt: skip

@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument(
         "--tutor-ms",
         type=int,
-        help="'Learn to play' SCAN and SNAP: how soon a tutorial opponent acts once the learner "
+        help="'Learn to play' in real time: how soon a tutorial opponent acts once the learner "
         "has had their go (default 1500)",
     )
     cards = sub.add_parser("cards", help="write a game's card drawings as SVG files")

@@ -96,6 +96,10 @@ class GameSpec:
     - ``designs(colour_blind)``: the page's card drawings as one SVG sprite, served at
       ``/<game>/designs.svg``; ``drawings(colour_blind)``: every card drawing as SVG files by
       name (``parlour cards``). ``None``: the game has none.
+    - ``lesson``: "Learn to play": a table on a fixed, named deal — ``{"seed": s, "players": n,
+      "options": {...}}`` — where the learner has seat 0 and the other seats are ``tutor`` bots
+      (``parlour.bots.levels.TUTOR``) that leave room for every kind of move; ``None``: the
+      game has no lesson.
 
     Test hooks used by the conformance suite (``parlour.core.conformance``):
 
@@ -135,3 +139,4 @@ class GameSpec:
     device: tuple[str, ...] = ()
     designs: Callable[[bool], str] | None = None
     drawings: Callable[[bool], Mapping[str, str]] | None = None
+    lesson: Mapping[str, Any] | None = None

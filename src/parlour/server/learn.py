@@ -1,9 +1,10 @@
 """ "Learn to play": a tutorial table on a fixed, named deal (issue 13).
 
-A lesson is a real table of the real engine, dealt from a fixed seed, with predictable
-computer opponents; the learner plays it on the game's normal page, where a coach
-(``web/js/learn-*.js``) asks for each kind of move and explains what happened after it. Only
-the normal views leave the table: the fixed deal changes nothing about what a seat may see.
+A lesson is a real table of the real engine, dealt from the fixed seed its game declares
+(``GameSpec.lesson``), with predictable computer opponents (the ``tutor`` bots); the learner
+plays it on the game's normal page, where a coach (``web/js/learn-*.js``) asks for each kind of
+move and explains what happened after it. Only the normal views leave the table: the fixed deal
+changes nothing about what a seat may see.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.bots.levels import TUTOR
+from parlour.games.registry import get_game, names
 from parlour.server.protocol import ProtocolError
 from parlour.table import SeatInfo
 
@@ -30,27 +32,22 @@ class Lesson:
         return [SeatInfo("bot", "", level) for level in self.opponents]
 
 
-LESSONS = {
-    # Seed 9, three players: the learner starts, keeps a hand with a pair to show, can scout a
-    # card that makes a run, and has a Scout & Show; the tutors then let the round end
-    # (tests/server/test_learn.py plays it through).
-    "scout": Lesson("scout", 9, (TUTOR, TUTOR)),
-    # Seed 3, two players, SHAPE with Bluffo: the first two tan cards have a match, the third
-    # none; a minute to search each card (the tutor waits 40 s before it touches the match).
-    "scan": Lesson(
-        "scan", 3, (TUTOR,), {"category": "shape", "bluffo": True, "round_timer_ms": 60_000}
-    ),
-    # Seed 3, three players: within ten flips the learner flips, can snap a match, watches the
-    # tutors tie (the Snap Pot) and can win the Pot; a minute for each of the learner's flips.
-    "snap": Lesson("snap", 3, (TUTOR, TUTOR), {"turn_timer_ms": 60_000}),
-}
-"""The lessons by game."""
+def lesson_of(game: str) -> Lesson | None:
+    """The lesson of ``game`` as its ``GameSpec`` declares it, or ``None``; raises ``KeyError``
+    for an unknown game."""
+    found = get_game(game).lesson
+    if found is None:
+        return None
+    opponents = (TUTOR,) * (int(found["players"]) - 1)
+    return Lesson(game, int(found["seed"]), opponents, dict(found.get("options", {})))
 
 
 def lesson_for(obj: dict[str, Any]) -> Lesson:
-    """The lesson a ``POST /api/learn`` body asks for (``{"game": "scout"}``); raises
+    """The lesson a ``POST /api/learn`` body asks for (``{"game": <name>}``); raises
     :class:`ProtocolError` (``bad_message``) for a game without one."""
     game = obj.get("game")
-    if not isinstance(game, str) or game not in LESSONS:
-        raise ProtocolError("bad_message", f"lessons exist for {', '.join(LESSONS)}")
-    return LESSONS[game]
+    lesson = lesson_of(game) if isinstance(game, str) and game in names() else None
+    if lesson is None:
+        have = [g for g in names() if get_game(g).lesson is not None]
+        raise ProtocolError("bad_message", f"lessons exist for {', '.join(have)}")
+    return lesson

@@ -101,6 +101,13 @@ GAME = GameSpec(
     device=("colourBlind",),
     designs=_designs,
     drawings=_drawings,
+    # Learn to play: seed 3, SHAPE with Bluffo: the first two tan cards have a match, the third
+    # none; a minute to search each card.
+    lesson={
+        "seed": 3,
+        "players": 2,
+        "options": {"category": "shape", "bluffo": True, "round_timer_ms": 60_000},
+    },
 )
 
 __all__ = [
