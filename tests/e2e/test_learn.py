@@ -2,7 +2,7 @@
 through each game's lesson to a real game, checking that the coach explains each move after it
 is made. SCOUT (keep or flip, Show, Scout with turning and placing, Scout & Show, the round's end
 and points) by keyboard at 1366×800 and by touch on a phone; SCAN (a match, a wrong touch,
-Bluffo) by keyboard; SNAP (flip, Snap, Snap Pot, a false call) by touch on a phone."""
+Bluffo) and SNAP (flip, Snap, Snap Pot, a false call) both ways too."""
 
 from __future__ import annotations
 
@@ -299,10 +299,13 @@ SNAP_NEXT = """(flipped) => { const d = document.body.dataset;
 (150 ms after the reveal is painted: no anticipation)."""
 
 
-def test_the_snap_lesson_on_a_phone(rt_server: LiveServer, browser: Any, shots: Path) -> None:
-    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_snap_lesson(rt_server: LiveServer, browser: Any, shots: Path, size: str) -> None:
+    touch = size == "phone"
+    options = {"is_mobile": True, "has_touch": True} if touch else {}
+    page = browser.new_context(viewport=PHONE if touch else DESKTOP, **options).new_page()
     errors = watch_errors(page)
-    _start_lesson(page, rt_server, "snap", touch=True)
+    _start_lesson(page, rt_server, "snap", touch=touch)
     said = {
         "flip": "You flipped: your card is on top of your face-up pile",
         "snap_now": "Snap! You were first: you win the matching piles",
@@ -320,24 +323,30 @@ def test_the_snap_lesson_on_a_phone(rt_server: LiveServer, browser: Any, shots: 
         if todo == "flip":
             flipped = int(page.evaluate("document.body.dataset.seq"))
             if "flip" not in done:
-                page.screenshot(path=shots / "learn-snap-phone-1-flip.png")
-            page.locator("#flip-btn").tap()
+                page.screenshot(path=shots / f"learn-snap-{size}-1-flip.png")
+            if touch:
+                page.locator("#flip-btn").tap()
+            else:
+                page.keyboard.press("f")
             kind = "flip"
         else:
             if todo == pressed:
                 continue
             pressed = todo
             kind = todo.split()[0]
-            page.screenshot(path=shots / f"learn-snap-phone-{kind}.png")
-            page.locator("#snap-btn").tap()
+            page.screenshot(path=shots / f"learn-snap-{size}-{kind}.png")
+            if touch:
+                page.locator("#snap-btn").tap()
+            else:
+                page.keyboard.press("Space")
         if kind not in done:
             _said(page, said[kind])
             done.append(kind)
             if kind == "snap_now":
                 _step(page, "pot_wait")  # the tutors' tie makes the Snap Pot
                 _said(page, "called at the same moment: a tie")
-                page.screenshot(path=shots / "learn-snap-phone-2-tie.png")
+                page.screenshot(path=shots / f"learn-snap-{size}-2-tie.png")
     assert done == ["flip", "snap_now", "pot_now", "false"], done
-    _real_game(page, shots, "snap-phone", touch=True)
+    _real_game(page, shots, f"snap-{size}", touch=touch)
     assert not errors, errors
     page.context.close()
