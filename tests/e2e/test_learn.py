@@ -86,6 +86,29 @@ def _select_marked(page: Any, touch: bool) -> None:
     _press(page, "[data-key='show']", touch)
 
 
+WHY = {"neither a set": "not_a_group", "do not beat": "does_not_beat"}
+
+
+def _refusals_say_why(page: Any, shots: Path, tag: str) -> None:
+    """On the lesson's fixed deal, two neighbouring cards that are no group, and a pair too weak
+    for the table's show: "Can't show these", and the line under the hand says why."""
+    cards = page.locator("#hand button.card")
+    ups = [int(x) for x in cards.evaluate_all("(cards) => cards.map((c) => c.dataset.up)")]
+    pairs = {
+        "not_a_group": next(i for i in range(len(ups) - 1) if abs(ups[i] - ups[i + 1]) > 1),
+        "does_not_beat": next(i for i in range(len(ups) - 1) if ups[i] == ups[i + 1] < 6),
+    }
+    for kind, i in pairs.items():
+        for j in (i, i + 1):
+            _press(page, f"#hand button.card[data-i='{j}']", False)
+        show = page.locator("[data-key='show']")
+        assert show.is_disabled() and "Can't show these" in show.inner_text()
+        why = page.locator("#show-why").inner_text()
+        assert next(v for k, v in WHY.items() if k in why) == kind, (kind, why)
+        page.screenshot(path=shots / f"learn-scout-{tag}-why-{kind}.png")
+        _press(page, "[data-key='clear']", False)
+
+
 def play_the_scout_lesson(
     page: Any, server: LiveServer, shots: Path, tag: str, touch: bool
 ) -> None:
@@ -115,6 +138,8 @@ def play_the_scout_lesson(
     _step(page, "scout")  # the tutors beat the show: the coach explains, then asks for a Scout
     _said(page, "beat the show and captured its cards")
     page.screenshot(path=shots / f"learn-scout-{tag}-3-scout.png")
+    if not touch:
+        _refusals_say_why(page, shots, tag)
     _press(page, "#show-zone button[data-end]", touch)
     _press(page, "[data-key='rotate']", touch)
     page.screenshot(path=shots / f"learn-scout-{tag}-4-place.png")

@@ -47,7 +47,8 @@ export function createCoach(realGame, { above = null } = {}) {
         h("button.btn.small.ghost", { type: "button", id: "coach-toggle", "aria-expanded": "true",
           "aria-controls": "coach-body", onclick: toggle }, t("learn.hide"))),
       h("div.coach-body", { id: "coach-body" },
-        h("div.coach-said", { id: "coach-said", "aria-live": "polite" }),
+        // it scrolls when long: focusable, so that a keyboard can scroll it too
+        h("div.coach-said", { id: "coach-said", role: "log", "aria-live": "polite", tabindex: "0", "aria-labelledby": "coach-title" }),
         h("p.coach-ask", { id: "coach-ask", "aria-live": "polite" }),
         h("div.coach-foot", { id: "coach-foot", hidden: true },
           h("button.btn.primary", { type: "button", id: "coach-real-game", onclick: start }, t("learn.real_game")),
