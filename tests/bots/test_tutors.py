@@ -48,6 +48,8 @@ def test_the_scan_lesson_deal_has_two_matches_then_a_bluffo() -> None:
 
 def test_a_scan_tutor_waits_for_the_learner_then_touches_the_match_soon() -> None:
     assert isinstance(make_bot("scan", "tutor:250"), ScanTutor)
+    made = make_bot("snap", "tutor:0:900")
+    assert isinstance(made, SnapTutor) and (made.quick_ms, made.patience_ms) == (0, 900)
     state = _scan_lesson()
     view = SCAN.view(state, 1)
     tutor = ScanTutor(quick_ms=250)

@@ -20,7 +20,8 @@ LEVELS = ("beginner", "easy", "medium", "hard", "expert")
 TUTOR = "tutor"
 """The opponents of a "Learn to play" table: predictable moves that leave the learner room to
 try each kind of move (:mod:`parlour.bots.scout.tutor`, :mod:`parlour.bots.tutors`; SCAN and
-SNAP take ``tutor:<ms>``, how soon they act after the learner); never offered in the lobby."""
+SNAP take ``tutor:<quick>:<patience>``, how soon they act after the learner and how long they
+leave the learner first, in ms); never offered in the lobby."""
 
 SCOUT_LEVELS = {
     # Misjudgement grows with the noise on the heuristic's evaluation: a Beginner often keeps a
@@ -67,8 +68,10 @@ def _tutor(game: str, param: str) -> Bot:
         return TutorBot()
     from parlour.bots import tutors
 
-    quick = int(param) if param.isdigit() else tutors.QUICK_MS
-    return tutors.ScanTutor(quick) if game == "scan" else tutors.SnapTutor(quick)  # type: ignore[return-value]
+    quick, _, patience = param.partition(":")
+    times = (int(quick) if quick.isdigit() else tutors.QUICK_MS,
+             int(patience) if patience.isdigit() else tutors.PATIENCE_MS)  # fmt: skip
+    return tutors.ScanTutor(*times) if game == "scan" else tutors.SnapTutor(*times)  # type: ignore[return-value]
 
 
 def _bots_module(game: str) -> tuple[str, str]:

@@ -3,10 +3,10 @@ learner (seat 0) time to make each move, then act so that the lesson goes on. Li
 they plan from their own seat's view only (public information: the layout, the tan card, the
 tops); they never touch a wrong card, never call a false snap.
 
-- :class:`ScanTutor` touches the match only after :data:`PATIENCE_MS` (the learner finds it
+- :class:`ScanTutor` touches the match only after ``patience_ms`` (the learner finds it
   first), or ``quick_ms`` after the learner is out of the round (a wrong touch, a wrong Bluffo
   claim); it never slaps Bluffo.
-- :class:`SnapTutor` flips ``quick_ms`` after it may, but waits :data:`PATIENCE_MS` while a snap
+- :class:`SnapTutor` flips ``quick_ms`` after it may, but waits ``patience_ms`` while a snap
   the learner could call is showing; it calls only on a snap between the tutors' own piles, and
   every tutor with the same reaction time (:data:`TIE_RT_MS`), so that they tie and their piles
   make the Snap Pot for the learner to win.
@@ -28,7 +28,8 @@ LEARNER = 0
 """The learner's seat at a tutorial table."""
 
 PATIENCE_MS = 40_000
-"""How long a tutor leaves the learner to find a match (the lesson's round timer is longer)."""
+"""How long a tutor leaves the learner to find a match or call a snap (``tutor:<quick>:<ms>``
+sets it; the lessons' timers are longer)."""
 
 TIE_RT_MS = 450
 """The SNAP tutors' reaction time on a snap between their own piles: all the same, a tie."""
@@ -42,8 +43,9 @@ class ScanTutor:
 
     name = "tutor"
 
-    def __init__(self, quick_ms: int = QUICK_MS) -> None:
+    def __init__(self, quick_ms: int = QUICK_MS, patience_ms: int = PATIENCE_MS) -> None:
         self.quick_ms = quick_ms
+        self.patience_ms = patience_ms
         self._planned: set[tuple[Any, ...]] = set()
 
     def plan(self, view: Mapping[str, Any], legal: Sequence[Any], rng: random.Random) -> list[Plan]:
@@ -63,7 +65,7 @@ class ScanTutor:
         if not found:
             return []
         now = int(view["time_ms"])
-        at = now + self.quick_ms if learner_out else int(view["reveal_ms"]) + PATIENCE_MS
+        at = now + self.quick_ms if learner_out else int(view["reveal_ms"]) + self.patience_ms
         rt = max(at - int(view["reveal_ms"]), 1)
         return [Plan(at, Touch(found[0], rt))]
 
@@ -85,8 +87,9 @@ class SnapTutor:
 
     name = "tutor"
 
-    def __init__(self, quick_ms: int = QUICK_MS) -> None:
+    def __init__(self, quick_ms: int = QUICK_MS, patience_ms: int = PATIENCE_MS) -> None:
         self.quick_ms = quick_ms
+        self.patience_ms = patience_ms
         self._called: int | None = None
         self._flipped: tuple[Any, ...] | None = None
 
@@ -112,5 +115,5 @@ class SnapTutor:
         ):
             self._flipped = situation
             opens = max(view["flip_open_ms"] or 0, view["clock_ms"])
-            plans.append(Plan(opens + (PATIENCE_MS if learners else self.quick_ms), Flip()))
+            plans.append(Plan(opens + (self.patience_ms if learners else self.quick_ms), Flip()))
         return plans

@@ -92,6 +92,12 @@ def main(argv: list[str] | None = None) -> int:
         help="'Learn to play' in real time: how soon a tutorial opponent acts once the learner "
         "has had their go (default 1500)",
     )
+    serve.add_argument(
+        "--tutor-patience-ms",
+        type=int,
+        help="the same: how long it leaves the learner to find a match or call first "
+        "(default 40000)",
+    )
     cards = sub.add_parser("cards", help="write a game's card drawings as SVG files")
     cards.add_argument("game", choices=games_with_drawings(), help="the game whose cards to draw")
     cards.add_argument("--out", type=Path, required=True, help="folder to write into")
@@ -167,6 +173,7 @@ def _serve(args: argparse.Namespace) -> int:
             flip_timer_s=args.flip_timer_s,
             host_away_s=args.host_away_s,
             tutor_ms=args.tutor_ms,
+            tutor_patience_ms=args.tutor_patience_ms,
         )
     except ValueError as error:
         print(f"parlour serve: {error}", file=sys.stderr)

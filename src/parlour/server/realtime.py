@@ -395,7 +395,8 @@ class RealtimeRoom(Room):
             bot: Any = self.bots.get(seat)
             if bot is None:
                 level = info.level  # a lesson's tutor acts as soon as the settings say
-                level = f"{TUTOR}:{self.hub.settings.tutor_ms}" if level == TUTOR else level
+                times = f"{self.hub.settings.tutor_ms}:{self.hub.settings.tutor_patience_ms}"
+                level = f"{TUTOR}:{times}" if level == TUTOR else level
                 bot = self.bots[seat] = make_bot(table.game, level)
             if seat not in self._bot_rngs:
                 self._bot_rngs[seat] = random.Random(bot_seed(table.seed, seat, -1))

@@ -100,8 +100,9 @@ class Settings:
       source. Anything else: tables' seeds come from a generator seeded with this number, so
       that a failing test can be replayed — for tests only, never for play (deals would be
       predictable from the number).
-    - ``tutor_ms``: at a "Learn to play" table of SCAN or SNAP, how soon a tutorial opponent acts
-      once the learner has had their go (``parlour.bots.tutors``; 0 in tests).
+    - ``tutor_ms``, ``tutor_patience_ms``: at a real-time "Learn to play" table, how soon a
+      tutorial opponent acts once the learner has had their go (0 in tests), and how long it
+      leaves the learner to find a match or call a snap first (``parlour.bots.tutors``).
     - ``admit_max_lag_ms``, ``admit_max_backlog``: new real-time tables are refused (``busy``)
       while the event loop's recent lag (p90 over the last seconds) is above the first, or
       more than the second number of writes wait for the database.
@@ -138,6 +139,7 @@ class Settings:
     admit_max_backlog: int = 400
     turn_timer_s: float = 60.0
     tutor_ms: int = 1500
+    tutor_patience_ms: int = 40_000
     flip_timer_s: float = 30.0
     host_away_s: float = 30.0
     away_level: str = "medium"
@@ -172,8 +174,8 @@ class Settings:
             raise ValueError("db_busy_timeout_s > 0 and realtime_max_lag_ms >= 1")
         if self.admit_max_lag_ms < 1 or self.admit_max_backlog < 1:
             raise ValueError("admit_max_lag_ms >= 1 and admit_max_backlog >= 1")
-        if self.tutor_ms < 0:
-            raise ValueError("tutor_ms >= 0")
+        if self.tutor_ms < 0 or self.tutor_patience_ms < 0:
+            raise ValueError("tutor_ms >= 0 and tutor_patience_ms >= 0")
         if self.turn_timer_s < 0 or self.flip_timer_s <= 0 or self.host_away_s < 0:
             raise ValueError("turn_timer_s >= 0 (0: off), flip_timer_s > 0 and host_away_s >= 0")
         if self.away_level not in LEVELS:
