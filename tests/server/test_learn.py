@@ -126,6 +126,12 @@ def test_tutors_keep_show_the_weakest_and_let_the_round_end() -> None:
     assert chosen.length == min(keys)
 
 
+def test_the_games_say_which_have_a_lesson(client: TestClient) -> None:
+    games = client.get("/api/games").json()["games"]
+    lessons = {g["game"]: g["lesson"] for g in games if g["game"] in ("scout", "scan", "snap")}
+    assert lessons == {"scout": True, "scan": True, "snap": True}
+
+
 def test_a_lesson_for_an_unknown_game_is_refused(client: TestClient) -> None:
     answer = client.post("/api/learn", json={"game": "chess"})
     assert answer.status_code == 400 and answer.json()["code"] == "bad_message"

@@ -224,6 +224,7 @@ def games_schema() -> list[dict[str, Any]]:
       ``hint``, ``off`` (its hint while turned off), ``label_when`` (its label while another
       option is on) and, for a choice, ``choice_labels``;
     - ``device``: check boxes kept in this browser for the game's page (name → label, hint);
+    - ``lesson``: whether the game has a "Learn to play" lesson (``/learn/<game>``);
     - ``levels``: what each bot level means (:func:`parlour.bots.levels.level_words`), or
       ``None``.
     """
@@ -258,7 +259,8 @@ def games_schema() -> list[dict[str, Any]]:
         out.append({
             "game": name, "title": name.upper(), "min_players": spec.min_players,
             "max_players": spec.max_players, "players": defaults.get("players", spec.min_players),
-            "realtime": spec.race is not None, "options": options, "device": device,
+            "realtime": spec.race is not None, "lesson": spec.lesson is not None,
+            "options": options, "device": device,
             "levels": level_words(name),
         })  # fmt: skip
     return out

@@ -5,12 +5,10 @@
 import { $ } from "./dom.js";
 import { applyCatalogue, t } from "./i18n.js";
 import "./i18n-learn.js";
+import { lessons } from "./learn-links.js";
 import { player, postJSON, seats } from "./net.js";
 
-const NAMES = { scout: "SCOUT", scan: "SCAN", snap: "SNAP" };
-const LESSONS = new Set(["scout", "scan", "snap"]);
-const game = location.pathname.split("/")[2] ?? "";
-const name = NAMES[game] ?? game.toUpperCase();
+const game = decodeURIComponent(location.pathname.split("/")[2] ?? "");
 
 async function start() {
   const button = $("learn-start");
@@ -19,7 +17,7 @@ async function start() {
   try {
     const data = await postJSON("/api/learn", { game, name: player.name || t("learn.guest") });
     seats.set(data.table_id, data.seat, data.token);
-    location.assign(`/t/${encodeURIComponent(data.table_id)}?learn=${game}`);
+    location.assign(`/t/${encodeURIComponent(data.table_id)}?learn=${encodeURIComponent(game)}`);
   } catch (error) {
     $("learn-error").textContent = t("learn.error", { message: error.message });
     button.disabled = false;
@@ -27,23 +25,29 @@ async function start() {
   }
 }
 
-applyCatalogue();
-document.title = `${t("learn.page_title", { game: name })} — Parlour`;
-$("learn-title").textContent = t("learn.page_title", { game: name });
-$("learn-back").textContent = t("learn.back");
-const button = $("learn-start");
-if (LESSONS.has(game)) {
-  $("learn-intro").textContent = t(`learn.${game}.intro`);
-  button.textContent = t("learn.start");
-  button.addEventListener("click", start);
-  button.focus();
-} else {
-  $("learn-intro").textContent = t("learn.none");
-  button.hidden = true;
+async function setUp() {
+  applyCatalogue();
+  const lesson = (await lessons()).find((g) => g.game === game);
+  const name = lesson?.title ?? game.toUpperCase();
+  document.title = `${t("learn.page_title", { game: name })} — Parlour`;
+  $("learn-title").textContent = t("learn.page_title", { game: name });
+  $("learn-back").textContent = t("learn.back");
+  const button = $("learn-start");
+  if (lesson) {
+    $("learn-intro").textContent = t(`learn.${game}.intro`);
+    button.textContent = t("learn.start");
+    button.addEventListener("click", start);
+    button.focus();
+  } else {
+    $("learn-intro").textContent = t("learn.none");
+    button.hidden = true;
+  }
 }
+
+setUp();
 addEventListener("pageshow", (event) => {
   if (event.persisted) { // back from the lesson: the page comes from the cache, ready again
-    button.disabled = false;
-    button.textContent = t("learn.start");
+    $("learn-start").disabled = false;
+    $("learn-start").textContent = t("learn.start");
   }
 });
