@@ -14,12 +14,13 @@ REWARDS = ("score", "win")
 def check_index(
     action: Any,
     size: int,
-    legal: Collection[int] | np.ndarray[Any, np.dtype[np.int8]] | None,
+    legal: Collection[int] | np.ndarray[Any, np.dtype[np.int8]] | bytes | bytearray | None,
     describe: Callable[[int], str],
     agent: str,
 ) -> int:
     """``action`` as an index into an action space of ``size`` actions, checked against the
-    ``legal`` indices, or a 0/1 mask over the space (``None``: every index is legal).
+    ``legal`` indices, or a 0/1 mask over the space (an array, or bytes; ``None``: every index
+    is legal).
 
     Raises ``ValueError`` naming the action and the number of legal actions.
     """
@@ -29,6 +30,8 @@ def check_index(
         else:
             raise ValueError(f"an action is an integer index, not {action!r}")
     index = int(action)
+    if isinstance(legal, (bytes, bytearray)):
+        legal = np.frombuffer(legal, dtype=np.int8)
     if not 0 <= index < size:
         if legal is None:
             count = size
@@ -53,6 +56,15 @@ def check_index(
         f"action {index} ({describe(index)}) is not legal for {agent} now: "
         f"{count} legal actions (see the action mask)"
     )
+
+
+def in_space(action: Any, size: int) -> bool:
+    """Whether ``action`` is an index of an action space of ``size`` actions (legal or not)."""
+    try:
+        check_index(action, size, None, str, "")
+    except ValueError:
+        return False
+    return True
 
 
 def game_seed(rng: np.random.Generator) -> int:

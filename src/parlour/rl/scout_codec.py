@@ -16,7 +16,7 @@ Actions (:data:`ACTIONS`, 820 in all)::
 
 from __future__ import annotations
 
-from itertools import chain
+import struct
 from typing import Any
 
 import numpy as np
@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from parlour.games.scout import Flip, Scout, ScoutShow, Show, legal_actions
 from parlour.games.scout.actions import ENDING, SCOUT_SHOWS, SCOUTS, SHOWS
+from parlour.games.scout.rules import feasible_scout_shows, legal_shows
 from parlour.games.scout.state import FLIP_PHASE, PLAY_PHASE, State
 
 MAX_SEATS = 5
@@ -149,95 +150,184 @@ def mask_of(legal: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
     return mask
 
 
+def _ones(indices: list[int]) -> bytes:
+    mask = bytearray(N_ACTIONS)
+    for i in indices:
+        mask[i] = 1
+    return bytes(mask)
+
+
+_NO_ACTIONS = bytes(N_ACTIONS)
+_FLIP_MASK = _ones([0, 1])
+_SCOUT_MASKS = [_ones([_BY_ID[id(a)] for a in SCOUTS[n]]) for n in range(HAND_SLOTS + 1)]
+"""``_SCOUT_MASKS[n]``: the plain Scouts of a hand of ``n`` cards (``SCOUTS[n]``)."""
+
+
+def legal_mask_bytes(state: State, seat: int) -> bytearray:
+    """The action mask of ``seat`` as bytes (0/1 per action index).
+
+    The same set as :func:`legal_actions` (a test compares them), assembled from the engine's
+    own parts: its legal Shows, the row of plain Scouts for the hand's size (one precomputed
+    mask per size) and its feasible Scout & Show halves, which avoids looking up every action
+    of the list one by one.
+    """
+    if state.phase != PLAY_PHASE:
+        flips = state.flips
+        if state.phase == FLIP_PHASE and 0 <= seat < len(flips) and flips[seat] is None:
+            return bytearray(_FLIP_MASK)
+        return bytearray(_NO_ACTIONS)
+    if seat != state.turn:
+        return bytearray(_NO_ACTIONS)
+    hand = state.hands[seat]
+    if len(hand) > HAND_SLOTS:  # impossible in a game dealt by the engine
+        return bytearray(mask_of(legal_array(state, seat)).tobytes())
+    by_id = _BY_ID
+    scout_shows: list[ScoutShow] = []
+    if state.pending or not state.active:
+        mask = bytearray(_NO_ACTIONS)
+    elif len(state.hands) == 2:
+        mask = bytearray(_SCOUT_MASKS[len(hand)] if state.chips[seat] > 0 else _NO_ACTIONS)
+    else:
+        mask = bytearray(_SCOUT_MASKS[len(hand)])
+        if state.scout_show[seat]:
+            scout_shows = feasible_scout_shows(hand, state.active)
+    for show in legal_shows(hand, state.active_key):
+        mask[by_id[id(show)]] = 1
+    for half in scout_shows:
+        mask[by_id[id(half)]] = 1
+    return mask
+
+
 def action_mask(state: State, seat: int) -> npt.NDArray[np.int8]:
     """A 0/1 vector over the action space: 1 for each legal action of ``seat``."""
-    return mask_of(legal_array(state, seat))
+    return np.frombuffer(legal_mask_bytes(state, seat), dtype=np.int8)
 
 
-_TAIL = LAYOUT["active_kind"][0]
-_HAND_BASES = np.arange(HAND_SLOTS, dtype=np.intp) * CARD_WIDTH
-_ACTIVE_BASES = LAYOUT["active_show"][0] + np.arange(MAX_GROUP, dtype=np.intp) * CARD_WIDTH
+# The observation is assembled as bytes (native float32) from precomputed pieces: one
+# ``b"".join`` and one copy into a writable array, instead of many small numpy writes.
 
 
-def _put_cards(
-    out: npt.NDArray[np.float32],
-    cards: tuple[tuple[int, int], ...],
-    bases: npt.NDArray[np.intp],
-) -> None:
-    values = np.fromiter(chain.from_iterable(cards), np.intp, 2 * len(cards))
-    at = bases[: len(cards)]
-    out[at] = 1.0
-    out[at + values[0::2]] = 1.0
-    out[at + 10 + values[1::2]] = 1.0
+def _f32(values: list[float]) -> bytes:
+    return np.asarray(values, dtype=np.float32).tobytes()
 
 
+def _card_bytes(up: int, down: int) -> bytes:
+    row = [0.0] * CARD_WIDTH
+    row[0] = row[up] = row[10 + down] = 1.0
+    return _f32(row)
+
+
+_CARD_BYTES: dict[tuple[int, int], bytes] = {
+    (up, down): _card_bytes(up, down) for up in range(1, 11) for down in range(1, 11)
+}
+_CARD_SIZE = CARD_WIDTH * 4
+_HAND_PAD = [bytes((HAND_SLOTS - n) * _CARD_SIZE) for n in range(HAND_SLOTS + 1)]
+_ACTIVE_PAD = [bytes((MAX_GROUP - n) * _CARD_SIZE) for n in range(MAX_GROUP + 1)]
+_ROTATIONS = [
+    [[(seat + r) % n for r in range(n)] for seat in range(n)] for n in range(MAX_SEATS + 1)
+]
+"""``_ROTATIONS[n][seat]``: the seats of an ``n``-player table from ``seat``'s view."""
+_SEAT_PAD = [bytes((MAX_SEATS - n) * SEAT_WIDTH * 4) for n in range(MAX_SEATS + 1)]
 _HIGH = OBS_HIGH
+_SEAT_PACKS = [struct.Struct(f"={n * SEAT_WIDTH}f").pack for n in range(MAX_SEATS + 1)]
+"""``_SEAT_PACKS[n]``: ``n`` seat blocks (see SEAT_WIDTH) as native float32 bytes."""
 
 
-def observe(state: State, seat: int) -> npt.NDArray[np.float32]:
-    """The observation vector of ``seat`` (length :data:`OBS_SIZE`), built only from what the
-    seat may see. Raises ``ValueError`` for a hand or show too long to encode (impossible in a
-    game dealt by the engine)."""
-    out = np.zeros(OBS_SIZE, dtype=np.float32)
-    n = len(state.hands)
-    hand = state.hands[seat]
+def _kind_owner(k: int, is_set: bool, owner: int) -> bytes:
+    # active_kind then owner (see _SECTIONS); owner is the relative seat, MAX_SEATS for none
+    kind = [k / 10, float(is_set), float(k >= 2 and not is_set), 0.0] if k else [0, 0, 0, 1.0]
+    owners = [0.0] * (MAX_SEATS + 1)
+    owners[owner] = 1.0
+    return _f32(kind + owners)
+
+
+def _rest(
+    flipping: bool, play: bool, pending: bool, scouts: int, rnd: int, n: int, aside: int
+) -> bytes:
+    # phase, round, players and set_aside (see _SECTIONS)
+    rounds = [0.0] * MAX_SEATS
+    rounds[min(rnd, MAX_SEATS - 1)] = 1.0
+    players = [0.0] * 4
+    players[n - 2] = 1.0
+    phase = [float(flipping), float(play), float(pending), scouts / 4]
+    return _f32(phase + rounds + players + [aside / 22])
+
+
+# The few distinct blocks met again and again, cached as bytes.
+_KIND_OWNER: dict[tuple[int, bool, int], bytes] = {}
+_REST: dict[tuple[bool, bool, bool, int, int, int, int], bytes] = {}
+
+
+def _cards(cards: tuple[tuple[int, int], ...]) -> bytes:
+    try:
+        return b"".join(map(_CARD_BYTES.__getitem__, cards))
+    except KeyError:
+        raise ValueError(f"not a SCOUT card among {cards!r}") from None
+
+
+def observation_bytes(state: State, seat: int) -> bytes:
+    """The observation vector of ``seat`` as native float32 bytes (see :func:`observe`); a
+    batch of them joined is a batch of observations (``VectorEnv``)."""
+    hands = state.hands
+    n = len(hands)
+    hand = hands[seat]
     active = state.active
-    if len(hand) > HAND_SLOTS or len(active) > MAX_GROUP:
-        raise ValueError("a hand or show is too long for the encoding")
-    # The cards: ones at present, up and down of each card (see CARD_WIDTH).
-    if hand:
-        _put_cards(out, hand, _HAND_BASES)
-    if active:
-        _put_cards(out, active, _ACTIVE_BASES)
-    # Everything after the cards, as one list (see _SECTIONS).
     k = len(active)
-    if k:
-        is_set = k >= 2 and bool(state.active_key & 16)
-        tail = [k / 10, float(is_set), float(k >= 2 and not is_set), 0.0]
-    else:
-        tail = [0.0, 0.0, 0.0, 1.0]
-    owner = [0.0] * (MAX_SEATS + 1)
-    if state.owner is None or not k:
-        owner[MAX_SEATS] = 1.0
-    else:
-        owner[(state.owner - seat) % n] = 1.0
-    tail += owner
+    size = len(hand)
+    if size > HAND_SLOTS or k > MAX_GROUP:
+        raise ValueError("a hand or show is too long for the encoding")
+    owner = state.owner
+    is_set = k >= 2 and bool(state.active_key & 16)
+    kind_key = (k, is_set, MAX_SEATS if owner is None or not k else (owner - seat) % n)
+    kind = _KIND_OWNER.get(kind_key)
+    if kind is None:
+        kind = _KIND_OWNER[kind_key] = _kind_owner(*kind_key)
+    parts = [_cards(hand), _HAND_PAD[size], _cards(active), _ACTIVE_PAD[k], kind]
+    append = parts.append
     phase = state.phase
     play = phase == PLAY_PHASE
     flipping = phase == FLIP_PHASE
     turn = state.turn
-    hands, piles, chips, shows, flips, totals = (
-        state.hands,
+    piles, chips, shows, flips, totals = (
         state.piles,
         state.chips,
         state.scout_show,
         state.flips,
         state.totals,
     )
-    for r in range(MAX_SEATS):
-        if r >= n:
-            tail += [0.0] * SEAT_WIDTH
-            continue
-        s = (seat + r) % n
+    values: list[Any] = []
+    extend = values.extend
+    for s in _ROTATIONS[n][seat]:
+        flip = flips[s]
+        chip = chips[s] / 12
         total = totals[s] / 25
-        tail += [
-            1.0,
-            len(hands[s]) / 12,
-            len(piles[s]) / 12,
-            min(chips[s] / 12, _HIGH),
-            float(shows[s]),
-            float(flips[s] is not None),
-            total if -_HIGH <= total <= _HIGH else (_HIGH if total > 0 else -_HIGH),
-            float((play and s == turn) or (flipping and flips[s] is None)),
-        ]
-    tail += [float(flipping), float(play), float(state.pending), state.scouts / 4]
-    rounds = [0.0] * MAX_SEATS
-    rounds[min(state.round, MAX_SEATS - 1)] = 1.0
-    players = [0.0] * 4
-    players[n - 2] = 1.0
-    tail += rounds + players + [len(state.set_aside) / 22]
-    out[_TAIL:] = tail
-    return out
+        extend(
+            (
+                1.0,
+                len(hands[s]) / 12,
+                len(piles[s]) / 12,
+                chip if chip <= _HIGH else _HIGH,
+                shows[s],
+                flip is not None,
+                total if -_HIGH <= total <= _HIGH else (_HIGH if total > 0 else -_HIGH),
+                (play and s == turn) or (flipping and flip is None),
+            )
+        )
+    append(_SEAT_PACKS[n](*values))
+    append(_SEAT_PAD[n])
+    rest_key = (flipping, play, state.pending, state.scouts, state.round, n, len(state.set_aside))
+    rest = _REST.get(rest_key)
+    if rest is None:
+        rest = _REST[rest_key] = _rest(*rest_key)
+    append(rest)
+    return b"".join(parts)
+
+
+def observe(state: State, seat: int) -> npt.NDArray[np.float32]:
+    """The observation vector of ``seat`` (length :data:`OBS_SIZE`, writable), built only from
+    what the seat may see. Raises ``ValueError`` for a hand or show too long to encode
+    (impossible in a game dealt by the engine)."""
+    return np.frombuffer(bytearray(observation_bytes(state, seat)), dtype=np.float32)
 
 
 def describe(index: int) -> str:

@@ -23,7 +23,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from parlour.games.scout import apply, new_state, outcome, to_act
-from parlour.games.scout.state import State
+from parlour.games.scout.state import OVER, State
 from parlour.rl import scout_codec as codec
 from parlour.rl.common import REWARDS, check_index, game_seed, render_scout, win_shares
 
@@ -76,6 +76,7 @@ class raw_env(AECEnv):
         self.action_spaces = {a: spaces.Discrete(codec.N_ACTIONS) for a in self.possible_agents}
         self._seed_rng = np.random.default_rng()
         self.state_: State | None = None
+        self._legal: bytearray | None = None
         self.final_scores: dict[str, int] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -98,37 +99,56 @@ class raw_env(AECEnv):
         self.state_ = new_state({"players": self.players}, game_seed(self._seed_rng))
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._rewards_zero = True
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.final_scores = {}
         self._steps = 0
-        self._mask = np.zeros(codec.N_ACTIONS, dtype=np.int8)
         self._select()
 
     def _select(self) -> None:
-        state = self.game
-        seats = to_act(state)
+        seats = to_act(self.game)
         if seats:
             self.agent_selection = self.possible_agents[seats[0]]
-            self._mask = codec.mask_of(codec.legal_array(state, seats[0]))
+        self._legal = None  # the selected agent's mask, made when first needed
+
+    def _selected_mask(self) -> bytearray:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = codec.legal_mask_bytes(
+                self.game, self._seat[self.agent_selection]
+            )
+        return legal
 
     def observe(self, agent: str) -> dict[str, Any]:
+        """The agent's observation, computed now from the current state (nothing is encoded
+        in ``step``): ``{"observation": float32[1219], "action_mask": int8[820]}``, both fresh
+        writable arrays."""
         state = self.game
         seat = self._seat[agent]
-        if agent == self.agent_selection and not self.terminations.get(agent, True):
-            mask = self._mask.copy()
+        if agent == self.agent_selection:
+            mask = self._selected_mask().copy()
         else:
-            mask = codec.action_mask(state, seat)
-        return {"observation": codec.observe(state, seat), "action_mask": mask}
+            mask = codec.legal_mask_bytes(state, seat)
+        return {
+            "observation": codec.observe(state, seat),
+            "action_mask": np.frombuffer(mask, dtype=np.int8),
+        }
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        index = check_index(action, codec.N_ACTIONS, self._mask, codec.describe, agent)
+        legal = self._legal
+        if legal is None:
+            legal = self._selected_mask()
+        if action.__class__ is int and 0 <= action < codec.N_ACTIONS and legal[action]:
+            index = action
+        else:  # anything else: checked in full (raises for an illegal action)
+            index = check_index(action, codec.N_ACTIONS, legal, codec.describe, agent)
         state = self.game
         seat = self._seat[agent]
         before = state.totals
@@ -136,27 +156,38 @@ class raw_env(AECEnv):
         self.state_ = new
         self._cumulative_rewards[agent] = 0.0
         self._steps += 1
-        rewards = dict.fromkeys(self.agents, 0.0)
-        result = outcome(new)
+        result = outcome(new) if new.phase == OVER else None
+        # Rewards: a new dict only when someone scores (a round ends) or the game ends.
+        rewards: dict[str, float] | None = None
         if self.reward_mode == "score":
-            for a in self.agents:
-                s = self._seat[a]
-                rewards[a] = float(new.totals[s] - before[s])
+            totals = new.totals
+            if totals is not before and totals != before:
+                rewards = {a: float(totals[s] - before[s]) for a, s in self._seat.items()}
         elif result is not None:
             shares = win_shares(result)
-            for a in self.agents:
-                rewards[a] = shares[self._seat[a]]
-        self.rewards = rewards
+            rewards = {a: shares[s] for a, s in self._seat.items()}
+        if rewards is not None:
+            self.rewards = rewards
+            self._rewards_zero = False
+            cumulative = self._cumulative_rewards
+            for a, r in rewards.items():
+                cumulative[a] += r
+        elif not self._rewards_zero:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewards_zero = True
         if result is not None:
-            self.final_scores = {a: result["scores"][self._seat[a]] for a in self.agents}
+            self.final_scores = {a: result["scores"][s] for a, s in self._seat.items()}
             self.terminations = dict.fromkeys(self.agents, True)
             for a in self.agents:
                 self.infos[a] = {"outcome": result}
-        elif self.max_cycles is not None and self._steps >= self.max_cycles * self.players:
-            self.truncations = dict.fromkeys(self.agents, True)
-        if result is None:
-            self._select()
-        self._accumulate_rewards()
+            self._legal = None
+        else:
+            if self.max_cycles is not None and self._steps >= self.max_cycles * self.players:
+                self.truncations = dict.fromkeys(self.agents, True)
+            seats = to_act(new)
+            if seats:
+                self.agent_selection = self.possible_agents[seats[0]]
+            self._legal = None
         if self.render_mode == "human":
             self.render()
 

@@ -49,7 +49,7 @@ class VectorEnv:
         self.players = players
         self._rng = np.random.default_rng(seed)
         self.states: list[State] = []
-        self._masks: npt.NDArray[np.int8] = np.zeros((0, codec.N_ACTIONS), dtype=np.int8)
+        self._legal = b""  # the masks of the latest batch, joined
         self.outcomes: list[dict[str, Any]] = []
         self.finished: dict[int, dict[str, Any]] = {}
 
@@ -59,17 +59,24 @@ class VectorEnv:
     def _batch(
         self,
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int64]]:
-        n = self.num_envs
-        obs = np.empty((n, codec.OBS_SIZE), dtype=np.float32)
-        mask = np.zeros((n, codec.N_ACTIONS), dtype=np.int8)
-        seats = np.empty(n, dtype=np.int64)
-        for i, state in enumerate(self.states):
+        # Every game's observation and mask as bytes, joined: one array each for the batch.
+        observations = []
+        masks = []
+        seats = []
+        for state in self.states:
             seat = to_act(state)[0]
-            seats[i] = seat
-            mask[i, codec.legal_array(state, seat)] = 1
-            obs[i] = codec.observe(state, seat)
-        self._masks = mask
-        return obs, mask.copy(), seats
+            seats.append(seat)
+            observations.append(codec.observation_bytes(state, seat))
+            masks.append(codec.legal_mask_bytes(state, seat))
+        n = self.num_envs
+        obs = np.frombuffer(bytearray(b"".join(observations)), dtype=np.float32)
+        self._legal = b"".join(masks)
+        mask = np.frombuffer(bytearray(self._legal), dtype=np.int8)
+        return (
+            obs.reshape(n, codec.OBS_SIZE),
+            mask.reshape(n, codec.N_ACTIONS),
+            np.array(seats, dtype=np.int64),
+        )
 
     def reset(
         self, seed: int | None = None
@@ -95,10 +102,18 @@ class VectorEnv:
             raise RuntimeError("call reset() first")
         if len(actions) != self.num_envs:
             raise ValueError(f"{self.num_envs} actions needed, not {len(actions)}")
-        indices = [
-            check_index(a, codec.N_ACTIONS, legal, codec.describe, f"game {i}")
-            for i, (a, legal) in enumerate(zip(actions, self._masks, strict=True))
-        ]
+        if isinstance(actions, np.ndarray) and actions.dtype.kind in "iu":
+            actions = actions.tolist()  # Python ints: checked at once below
+        size = codec.N_ACTIONS
+        legal = self._legal
+        indices = []
+        for i, a in enumerate(actions):
+            # a plain legal index at once; anything else is checked in full (and raises)
+            if not (a.__class__ is int and 0 <= a < size and legal[i * size + a]):
+                a = check_index(
+                    a, size, legal[i * size : (i + 1) * size], codec.describe, f"game {i}"
+                )
+            indices.append(a)
         rewards = np.zeros((self.num_envs, self.players), dtype=np.float32)
         done = np.zeros(self.num_envs, dtype=np.bool_)
         self.finished = {}
