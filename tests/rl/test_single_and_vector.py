@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -10,17 +12,59 @@ from gymnasium.utils.env_checker import check_env
 from parlour.rl import VectorEnv, single
 
 
-def test_the_single_env_passes_gymnasiums_check_env() -> None:
-    # check_env samples actions without the mask: an illegal one must then cost a penalty
-    check_env(single("scout", players=3, opponents="random", illegal="penalty"))
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_single_env_passes_gymnasiums_check_env_as_it_comes(players: int) -> None:
+    # check_env samples actions from action_space without the mask, so a default environment
+    # must accept every action of its space: an illegal one costs the penalty
+    check_env(single("scout", players=players, opponents="random"))
 
 
-def test_the_single_env_refuses_an_illegal_action_by_default() -> None:
+def test_the_strict_single_env_fails_check_env_for_the_reason_documented() -> None:
+    with pytest.raises(ValueError, match=r"action \d+ \(.*\) is not legal .* \d+ legal actions"):
+        check_env(single("scout", players=3, opponents="random", illegal="raise"))
+
+
+def test_an_illegal_action_costs_the_penalty_and_says_why_by_default() -> None:
     env = single("scout", players=4, opponents="medium")
+    obs, info = env.reset(seed=1)
+    assert np.array_equal(info["action_mask"], obs["action_mask"])
+    assert info["action_mask"] is not obs["action_mask"]
+    assert np.array_equal(env.action_masks(), obs["action_mask"].astype(bool))
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    legal_count = int(obs["action_mask"].sum())
+    before = env.unwrapped.state
+    obs2, reward, terminated, truncated, info2 = env.step(illegal)
+    assert (reward, terminated, truncated) == (-1.0, False, False)
+    assert re.fullmatch(
+        rf"action {illegal} \(.*\) is not legal for the seat now: {legal_count} legal actions.*",
+        info2["illegal"],
+    )
+    assert env.unwrapped.state is before
+    assert np.array_equal(obs2["observation"], obs["observation"])
+    legal = int(np.flatnonzero(obs["action_mask"])[0])
+    _, _, _, _, info3 = env.step(legal)  # a legal action plays as usual
+    assert "illegal" not in info3 and env.unwrapped.state is not before
+
+
+@pytest.mark.parametrize("illegal", ["penalty", "raise"])
+def test_an_action_outside_the_space_is_refused_in_every_mode(illegal: str) -> None:
+    env = single("scout", players=3, opponents="random", illegal=illegal)
+    env.reset(seed=2)
+    before = env.unwrapped.state
+    with pytest.raises(ValueError, match=r"outside the action space 0\.\.819: 2 legal actions"):
+        env.step(820)
+    with pytest.raises(ValueError, match="integer"):
+        env.step("keep")  # type: ignore[arg-type]
+    assert env.unwrapped.state is before
+
+
+def test_the_strict_single_env_refuses_an_illegal_action() -> None:
+    env = single("scout", players=4, opponents="medium", illegal="raise")
     obs, _ = env.reset(seed=1)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    legal_count = int(obs["action_mask"].sum())
     before = env.unwrapped.state
-    with pytest.raises(ValueError, match=rf"action {illegal} .* not legal"):
+    with pytest.raises(ValueError, match=rf"action {illegal} .* not legal .* {legal_count} legal"):
         env.step(illegal)
     assert env.unwrapped.state is before
 

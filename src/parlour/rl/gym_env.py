@@ -15,6 +15,7 @@ from typing import Any, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 
 from parlour.bots import Bot
@@ -22,12 +23,22 @@ from parlour.bots.levels import make_bot
 from parlour.games.scout import apply, legal_actions, new_state, outcome, to_act, view
 from parlour.games.scout.state import State
 from parlour.rl import scout_codec as codec
-from parlour.rl.common import REWARDS, check_index, game_seed, render_scout, win_shares
+from parlour.rl.common import (
+    REWARDS,
+    check_index,
+    game_seed,
+    in_space,
+    render_scout,
+    win_shares,
+)
 
-ILLEGAL = ("raise", "penalty")
-"""What an illegal action does: raise ``ValueError`` (default), or cost ``penalty`` and leave
-the game as it was (for tools that sample actions without the mask, such as Gymnasium's
-``check_env``)."""
+ILLEGAL = ("penalty", "raise")
+"""What a legal-looking but illegal action (an index of the action space the mask excludes)
+does: cost ``penalty`` and leave the game as it was, saying why in ``info`` (default: the
+Gymnasium convention, where every action of ``action_space`` is accepted by ``step``, as
+``env.step(env.action_space.sample())``, ``check_env`` and unmasked learners assume), or raise
+``ValueError`` (the PettingZoo convention, for code that always masks). An action outside the
+action space, or not an integer, raises ``ValueError`` either way."""
 
 
 class ScoutSingleEnv(gym.Env[dict[str, Any], Any]):
@@ -41,7 +52,7 @@ class ScoutSingleEnv(gym.Env[dict[str, Any], Any]):
         opponents: str | Sequence[str] = "medium",
         seat: int | None = 0,
         reward: str = "score",
-        illegal: str = "raise",
+        illegal: str = "penalty",
         penalty: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
@@ -75,19 +86,23 @@ class ScoutSingleEnv(gym.Env[dict[str, Any], Any]):
         self.action_space = spaces.Discrete(codec.N_ACTIONS)
         self.state: State | None = None
         self.seat = 0 if seat is None else seat
-        self._mask = np.zeros(codec.N_ACTIONS, dtype=np.int8)
+        self._legal = bytes(codec.N_ACTIONS)  # the seat's mask now
         self._rngs: list[random.Random] = []
+
+    def _mask(self) -> npt.NDArray[np.int8]:
+        return np.frombuffer(bytearray(self._legal), dtype=np.int8)
 
     def _obs(self) -> dict[str, Any]:
         assert self.state is not None
-        return {
-            "observation": codec.observe(self.state, self.seat),
-            "action_mask": self._mask.copy(),
-        }
+        return {"observation": codec.observe(self.state, self.seat), "action_mask": self._mask()}
+
+    def _info(self) -> dict[str, Any]:
+        # the mask again (a copy of its own), where Gymnasium's masked environments put it
+        return {"seat": self.seat, "action_mask": self._mask()}
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
         """The legal actions now as booleans (the convention of maskable PPO implementations)."""
-        return self._mask.astype(bool)
+        return np.frombuffer(self._legal, dtype=np.int8).astype(bool)
 
     def _advance(self) -> None:
         # Let the bots play until it is this seat's turn or the game is over.
@@ -105,10 +120,7 @@ class ScoutSingleEnv(gym.Env[dict[str, Any], Any]):
             action = self.bots[entry].choose(view(state, seat), legal, self._rngs[entry])
             state = apply(state, seat, action)
         self.state = state
-        if outcome(state) is None:
-            self._mask = codec.mask_of(codec.legal_array(state, self.seat))
-        else:
-            self._mask = np.zeros(codec.N_ACTIONS, dtype=np.int8)
+        self._legal = bytes(codec.legal_mask_bytes(state, self.seat))  # none once it is over
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -120,7 +132,7 @@ class ScoutSingleEnv(gym.Env[dict[str, Any], Any]):
         self._rngs = [random.Random(f"{engine_seed}:{i}") for i in range(len(self.bots))]
         self.state = new_state({"players": self.players}, engine_seed)
         self._advance()
-        return self._obs(), {"seat": self.seat}
+        return self._obs(), self._info()
 
     def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         if self.state is None:
@@ -128,11 +140,14 @@ class ScoutSingleEnv(gym.Env[dict[str, Any], Any]):
         if outcome(self.state) is not None:
             raise RuntimeError("the game is over: call reset()")
         try:
-            index = check_index(action, codec.N_ACTIONS, self._mask, codec.describe, "the seat")
-        except ValueError:
-            if self.illegal == "raise":
+            index = check_index(action, codec.N_ACTIONS, self._legal, codec.describe, "the seat")
+        except ValueError as refusal:
+            # not an index of the action space at all: bad input, refused in every mode
+            if self.illegal == "raise" or not in_space(action, codec.N_ACTIONS):
                 raise
-            return self._obs(), self.penalty, False, False, {"seat": self.seat, "illegal": True}
+            info = self._info()
+            info["illegal"] = str(refusal)
+            return self._obs(), self.penalty, False, False, info
         before = self.state.totals[self.seat]
         self.state = apply(self.state, self.seat, codec.ACTIONS[index])
         self._advance()
@@ -142,7 +157,7 @@ class ScoutSingleEnv(gym.Env[dict[str, Any], Any]):
             reward = float(self.state.totals[self.seat] - before)
         else:
             reward = win_shares(result)[self.seat] if result is not None else 0.0
-        info: dict[str, Any] = {"seat": self.seat}
+        info = self._info()
         if result is not None:
             info["outcome"] = result
         return self._obs(), reward, result is not None, False, info
@@ -163,8 +178,11 @@ def single(
     ``"heuristic:0.5"``, ``"beginner"`` ... ``"expert"``) or a list of one spec per other seat,
     listed from the seat on the learner's left. Options: ``seat`` (the learner's seat, ``None``:
     drawn at each reset), ``reward`` (``"score"``: round points as they are scored; ``"win"``:
-    the win share at the end), ``illegal`` (``"raise"``: ``ValueError``; ``"penalty"``: reward
-    ``penalty`` and nothing happens). Raises ``ValueError`` for an unknown game or bad options.
+    the win share at the end), ``illegal`` (``"penalty"``, the default: an action of the space
+    that is not legal now earns ``penalty`` (-1), changes nothing and ``info["illegal"]`` says
+    why; ``"raise"``: ``ValueError``; see :data:`ILLEGAL`). The mask of legal actions is in
+    ``obs["action_mask"]``, ``info["action_mask"]`` and ``env.action_masks()``. Raises
+    ``ValueError`` for an unknown game or bad options.
     """
     if game != "scout":
         raise ValueError(
