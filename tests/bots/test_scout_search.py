@@ -61,3 +61,45 @@ def test_search_bot_plays_legal_moves_reproducibly() -> None:
         first = bot.choose(scout.view(state, seat), legal, random.Random(5))
         again = bot.choose(scout.view(state, seat), legal, random.Random(5))
         assert first in legal and first == again
+
+
+def second_round_positions(seed: int, count: int) -> list[tuple[scout.State, scout.State]]:
+    """Play-phase positions of round 2 of a 2-player game, each with the game's first state."""
+    rng = random.Random(seed)
+    found = []
+    first = state = scout.new_state({"players": 2}, seed)
+    while scout.outcome(state) is None and len(found) < count:
+        if state.phase == 1 and state.round == 1:
+            found.append((first, state))
+        seat = scout.to_act(state)[0]
+        state = scout.apply(state, seat, rng.choice(scout.legal_actions(state, seat)))
+    return found
+
+
+def test_a_two_player_second_round_determinization_holds_only_round_two_cards() -> None:
+    """With 2 players, round 2 deals the 22 cards set aside in round 1 (S15): a card the seat
+    held in round 1, or saw shown in round 1, cannot be in the other hand in round 2."""
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(12):
+        for first, state in second_round_positions(seed, 25)[::3]:
+            seat = state.turn
+            view = scout.view(state, seat)
+            seen_in_round_1 = {canonical(c) for c in first.hands[seat]}
+            for event in scout.history(state, seat):
+                if event["round"] == 1 and event["type"] == "show":
+                    seen_in_round_1.update(canonical((c[0], c[1])) for c in event["cards"])
+            for _ in range(4):
+                deal = determinize(view, rng)
+                assert deal.hands[seat] == state.hands[seat]
+                assert [len(h) for h in deal.hands] == [len(h) for h in state.hands]
+                cards = [canonical(c) for h in (*deal.hands, deal.active) for c in h]
+                assert len(cards) == len(set(cards)), "a card is dealt twice"
+                for other, slots in enumerate(public_slots(view)):
+                    for i, card in enumerate(slots):
+                        if card is not None:
+                            assert deal.hands[other][i] == card
+                other_cards = {canonical(c) for c in deal.hands[1 - seat]}
+                assert not other_cards & seen_in_round_1, "a round-1 card dealt in round 2"
+                checked += 1
+    assert checked > 100

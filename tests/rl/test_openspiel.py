@@ -10,6 +10,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 
 from parlour.games import scout
+from parlour.games.scout.cards import canonical
 from parlour.rl import scout_codec as codec
 from parlour.rl.openspiel import ParlourBot
 
@@ -176,3 +177,31 @@ def test_equal_information_states_have_equal_legal_actions(players: int) -> None
             b.apply_action(move)
         state.apply_action(int(rng.choice(state.legal_actions())))
     assert checked >= 30
+
+
+def test_a_two_player_second_round_resample_holds_no_card_seen_in_round_one() -> None:
+    """Round 2 of the 2-player game is the 22 cards set aside in round 1 (S15)."""
+    rng = np.random.default_rng(7)
+    state = first_decision(2, seed=7)
+    checked = 0
+    while not state.is_terminal() and checked < 30:
+        if state.is_chance_node():
+            chance_step(state, rng)
+            continue
+        engine = state.engine.value
+        if engine.round == 1 and engine.phase == 1:
+            player = state.current_player()
+            seen = {canonical(c) for c in state.hands_dealt.value[0][player]}
+            for event in scout.history(engine, player):
+                if event["round"] == 1 and event["type"] == "show":
+                    seen.update(canonical((c[0], c[1])) for c in event["cards"])
+            for _ in range(3):
+                other = state.resample_from_infostate(
+                    player, pyspiel.UniformProbabilitySampler(0, 1)
+                )
+                hand = {canonical(c) for c in other.engine.value.hands[1 - player]}
+                assert not hand & seen
+                scout.check_invariants(other.engine.value)
+            checked += 1
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert checked >= 10

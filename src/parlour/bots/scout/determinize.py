@@ -52,8 +52,11 @@ def public_slots(view: Mapping[str, Any]) -> list[list[Slot]]:
 
 
 def unseen_cards(view: Mapping[str, Any]) -> list[Card]:
-    """The cards of this round the viewing seat has not seen (as (smaller, larger))."""
+    """The cards of this round the viewing seat has not seen (as (smaller, larger)): not in its
+    hand, not shown this round, and in the 2-player game's round 2 none it saw in round 1
+    (``seen_earlier``: round 2 holds only the cards set aside in round 1, S15)."""
     seen = {canonical((c[0], c[1])) for c in view["hand"] or []}
+    seen.update(canonical((c[0], c[1])) for c in view.get("seen_earlier", ()))
     for event in view["log"]:
         if event["type"] == "show":
             seen.update(canonical((c[0], c[1])) for c in event["cards"])
@@ -114,4 +117,5 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
     state.log = None
     state.steps = 0
     state.round_cards = frozenset()
+    state.dealt = ()
     return state

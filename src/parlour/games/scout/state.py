@@ -140,13 +140,17 @@ class State(LoggedState):
     - ``totals``: running totals; ``results``: one ``RoundResult`` per finished round;
     - ``log``: the public history as a linked list ``(previous_log, event)`` (``None`` = empty);
     - ``steps``: the number of actions applied so far;
-    - ``round_cards``: the cards of this round (as (smaller, larger)), for conservation checks.
+    - ``round_cards``: the cards of this round (as (smaller, larger)), for conservation checks;
+    - ``dealt``: every round's hands as dealt so far (before the flip decisions), one tuple of
+      hands per round: what each seat remembers having held (a 2-player seat knows that the
+      cards it held in round 1 are not among round 2's, S15).
     """
 
     __slots__ = (
         "active",
         "active_key",
         "chips",
+        "dealt",
         "first_seat",
         "flips",
         "hands",
@@ -192,6 +196,7 @@ class State(LoggedState):
     log: Any
     steps: int
     round_cards: frozenset[Card]
+    dealt: tuple[tuple[tuple[Card, ...], ...], ...]
 
     def clone(self) -> State:
         """A shallow copy, to be changed by the code that builds the next state."""
@@ -219,6 +224,7 @@ class State(LoggedState):
         new.log = self.log
         new.steps = self.steps
         new.round_cards = self.round_cards
+        new.dealt = self.dealt
         return new
 
     def __repr__(self) -> str:
@@ -289,6 +295,7 @@ def _start_round(
     state.scouts = 0
     state.pending = False
     state.round_cards = frozenset(canonical(c) for h in (*hands, state.set_aside) for c in h)
+    state.dealt = (*state.dealt[:round_index], hands)
 
 
 def next_round(state: State) -> None:
@@ -318,6 +325,7 @@ def new_state(options: ScoutOptions | dict[str, Any] | None = None, seed: int | 
     state.results = ()
     state.log = None
     state.steps = 0
+    state.dealt = ()
     hands, aside = deal_round(opts, seed, 0, ())
     state.set_aside = aside
     _start_round(state, 0, hands, state.first_seat)
@@ -360,6 +368,7 @@ def state_from_deal(
     state.results = ()
     state.log = None
     state.steps = 0
+    state.dealt = ()
     state.set_aside = tuple(tuple(c) for c in set_aside)  # type: ignore[misc]
     _start_round(state, 0, tuple(tuple((c[0], c[1]) for c in h) for h in hands), start_seat)
     if decide_flips:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from parlour.games.scout.cards import Card
+from parlour.games.scout.cards import Card, canonical
 from parlour.games.scout.rules import legal_actions, outcome, to_act
 from parlour.games.scout.state import PHASE_NAMES, State
 
@@ -60,7 +60,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 
     ``hand`` is the seat's own hand, left to right, each card ``[up, down]`` (``None`` for a
     spectator); ``legal_actions`` lists the seat's legal actions in text form; ``log`` is the
-    current round's history (earlier rounds: ``results``, or :func:`history`).
+    current round's history (earlier rounds: ``results``, or :func:`history`). In the 2-player
+    game, ``seen_earlier`` lists (as ``[smaller, larger]``, sorted) the cards the seat saw in
+    earlier rounds, its own dealt hands and every card shown: round 2 deals the cards set aside
+    in round 1 (S15), so none of them is in play in round 2.
     """
     players = len(state.hands)
     me = seat if seat is not None and 0 <= seat < players else None
@@ -77,7 +80,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
                 "total": state.totals[s],
             }
         )
-    return {
+    out = {
         "game": "scout",
         "options": state.options.to_json(),
         "seat": me,
@@ -102,6 +105,23 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "outcome": outcome(state),
         "log": [_event(state, e, me) for e in state.events(state.round)],
     }
+    if players == 2:
+        out["seen_earlier"] = _seen_earlier(state, me)
+    return out
+
+
+def _seen_earlier(state: State, seat: int | None) -> list[list[int]]:
+    # The cards ``seat`` saw in the rounds before this one: its dealt hands and every Show.
+    seen: set[Card] = set()
+    for r in range(min(state.round, len(state.dealt))):
+        if seat is not None:
+            seen.update(canonical(c) for c in state.dealt[r][seat])
+    for event in state.events():
+        if event[1] >= state.round:
+            break
+        if event[0] == "show":
+            seen.update(canonical(c) for c in event[5])
+    return [[a, b] for a, b in sorted(seen)]
 
 
 def history(state: State, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
