@@ -112,6 +112,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 
 def _seen_earlier(state: State, seat: int | None) -> list[list[int]]:
     # The cards ``seat`` saw in the rounds before this one: its dealt hands and every Show.
+    if state.round == 0:
+        return []
     seen: set[Card] = set()
     for r in range(min(state.round, len(state.dealt))):
         if seat is not None:
