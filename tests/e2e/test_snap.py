@@ -156,7 +156,7 @@ def test_a_friend_joins_by_the_invite_link(snap_server: LiveServer, browser: Any
     errors = watch_errors(host)
     host.wait_for_selector("#center-panel .waiting")
     link = host.locator("#invite-link").input_value()
-    assert link.endswith(f"/t/{table['table_id']}")
+    assert link.endswith(f"/t/{table['table_id']}?lang=en")
     assert host.locator("[data-key='start']").is_disabled()
 
     friend = browser.new_context(viewport=PHONE).new_page()

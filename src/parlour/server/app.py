@@ -48,7 +48,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -58,6 +58,7 @@ from parlour.bots.levels import LEVELS, level_words
 from parlour.games.registry import get_game, names
 from parlour.server.bots import BotRunner
 from parlour.server.hub import Hub, TableExpired
+from parlour.server.languages import html_in, page_language
 from parlour.server.learn import lesson_for
 from parlour.server.limits import AddressLimiter
 from parlour.server.netinfo import connection_socket
@@ -299,9 +300,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
         hub: Hub = request.app.state.hub
         return hub
 
+    def html_page(request: Request, name: str) -> Response:
+        # <html lang> in the language the page will speak (its script has the last word)
+        lang = page_language(
+            request.query_params.get("lang"), request.headers.get("accept-language")
+        )
+        headers = {"cache-control": "no-cache", "vary": "Accept-Language", "content-language": lang}
+        return Response(html_in(WEB / name, lang), media_type="text/html", headers=headers)
+
     def page(name: str) -> Any:
         async def endpoint(request: Request) -> Response:
-            return FileResponse(WEB / name, headers={"cache-control": "no-cache"})
+            return html_page(request, name)
 
         return endpoint
 
@@ -312,7 +321,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         # Each game has its own table page; an unknown table gets the generic page, which says so.
         room = await room_of(request)
         name = room.table.spec.page if isinstance(room, Room) else "game.html"
-        return FileResponse(WEB / name, headers={"cache-control": "no-cache"})
+        return html_page(request, name)
 
     async def designs(request: Request) -> Response:
         # A game's card drawings as an SVG sprite (colour-blind variant with ?colour_blind=1).

@@ -30,13 +30,13 @@ export function describe(event, view, me) {
       const [taken, other] = event.card;
       const key = `log.${event.type}${event.rotate ? "_rotated" : ""}`;
       const text = t(key, {
-        who, card: taken, other, end: t(`end.${event.end}`), pos: ordinal(event.insert + 1),
+        who, card: taken, other, end: t(`end.${event.end}`), pos: ordinal(event.insert + 1), place: event.insert + 1,
       });
       const owner = event.chip_to;
       if (owner === null || owner === undefined || owner === event.seat || view.players === 2) {
         return text;
       }
-      const name = owner === me ? t("seat.you").toLowerCase() : nameOf(view, owner, me);
+      const name = owner === me ? t("seat.you_lower") : nameOf(view, owner, me);
       return `${text} — ${t("log.chip", { owner: name })}`;
     }
     case "round_end":

@@ -4,7 +4,7 @@
 
 import { $, fill, h } from "./dom.js";
 import { gamePicture } from "./game-pictures.js";
-import { applyCatalogue, helpSections, t } from "./i18n.js";
+import { applyCatalogue, errorText, has, helpSections, listItems, t } from "./i18n.js";
 import { createTable, player } from "./net.js";
 
 const LEVELS = ["beginner", "easy", "medium", "hard", "expert"];
@@ -292,7 +292,7 @@ function showLineup() {
   }
   const counts = new Map();
   for (const level of paceSetterLevels(s.level, bots)) counts.set(level, (counts.get(level) ?? 0) + 1);
-  const list = [...counts].map(([level, n]) => `${n} ${t(`level.${level}`)}`).join(", ");
+  const list = listItems([...counts].map(([level, n]) => t("lobby.lineup_item", { n, level: t(`level.${level}`) })));
   const lineup = t("lobby.lineup", { list });
   $("pace-hint").textContent = counts.size > 1 ? `${t("lobby.pace")} ${lineup}` : lineup;
 }
@@ -384,7 +384,7 @@ function renderHelp() {
   const title = t("lobby.help_title", { game: GAMES[game].title });
   let sections = [];
   let keys = [];
-  for (let i = 1; t(`lobby.help.${game}.${i}`) !== `lobby.help.${game}.${i}`; i++) {
+  for (let i = 1; has(`lobby.help.${game}.${i}`); i++) {
     sections.push([t(`lobby.help.${game}.${i}`), t(`lobby.help.${game}.${i}.text`)]);
   }
   if (!sections.length && t("help.game") === game) ({ sections, keys } = helpSections());
@@ -460,7 +460,7 @@ async function play(event) {
     const tableId = await createTable(setup);
     location.assign(`/t/${tableId}`);
   } catch (error) {
-    $("form-error").textContent = t("error.create", { message: error.message });
+    $("form-error").textContent = t("error.create", { message: errorText(error.code) });
     button.disabled = false;
     button.textContent = t("lobby.play_game", { game: GAMES[state.game].title });
   }

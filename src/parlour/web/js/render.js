@@ -81,7 +81,8 @@ export function seatPanel(view, seat, { me = null, presence = null, hand = null,
   }
   // 2 players: no Scout & Show (S15), so nothing about it
   const summary = t(view.players > 2 ? "seat.summary_ss" : "seat.summary", {
-    name, hand: s.hand_size, captured: s.captured, chips: s.chips, total: s.total,
+    name, hand: t("seat.hand", { n: s.hand_size }), captured: t("seat.captured", { n: s.captured }),
+    chips: t("seat.chips", { n: s.chips }), total: t("seat.total", { n: s.total }),
     ss: t(s.scout_show_available ? "seat.ss_yes" : "seat.ss_no"),
   }) + (away ? `, ${t("seat.away")}` : "");
   return h(`article.${classes.join(".")}`, { dataset: { seat }, "aria-label": summary, style: { "--hue": seatHue(seat) } },

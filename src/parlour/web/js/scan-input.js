@@ -57,7 +57,7 @@ function completeEntry(at) {
   const n = Number(digits);
   const size = ui.view?.layout.length ?? 0;
   if (!(n >= 1 && n <= size)) {
-    toast(t("log.card", { n: digits }) + " ?", "error");
+    toast(t("scan.no_card", { n: digits }), "error");
     return;
   }
   touch(n - 1, at);

@@ -6,7 +6,7 @@
 import "./i18n-scan.js";
 import { $, toast } from "./dom.js";
 import { readClock } from "./game-clock.js";
-import { t } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 import { loadSprite } from "./scan-cards.js";
 import { bluffo, clearEntry, onKey } from "./scan-input.js";
 import { fitGrid, render, showEnd } from "./scan-render.js";
@@ -93,7 +93,7 @@ function onMessage(msg) {
   } else if (msg.type === "error") {
     if (ui.sent && (msg.ref === undefined || msg.ref === ui.sent.ref)) ui.sent = null;
     if (msg.code === "stale_reveal") toast(t("scan.error.too_late"));
-    else toast(msg.message, "error");
+    else toast(errorText(msg.code), "error");
     render();
   }
 }

@@ -5,7 +5,7 @@ import { flyIn, flyOut, pulse } from "./anim.js";
 import { card, cardRow } from "./scout-cards.js";
 import { describe, nameOf } from "./describe.js";
 import { $, fill, h, toast } from "./dom.js";
-import { listNames, t } from "./i18n.js";
+import { errorText, listNames, t } from "./i18n.js";
 import { player } from "./net.js";
 import { logItems, ranking, resultsTable, seatPanel, seatStats, showZone, winnerLine } from "./render.js";
 import { createSeating, newTable, otherSeats, seatOrder, tableId } from "./seating.js";
@@ -440,7 +440,7 @@ function awayNews(prev, v) {
   v.seat_info.forEach((info, seat) => {
     const was = Boolean(prev.seat_info[seat]?.away);
     if (seat === ui.seat || was === Boolean(info.away)) return;
-    const text = t(info.away ? "away.other" : "away.other_back", { name: nameOf(v, seat, me()) });
+    const text = t(info.away ? "away.someone" : "away.other_back", { name: nameOf(v, seat, me()) });
     toast(text);
     $("sr-announce").textContent = text;
   });
@@ -485,7 +485,7 @@ function onMessage(msg) {
     if (ui.pending === msg.ref) ui.pending = null;
   } else if (msg.type === "error") {
     if (msg.ref === undefined || msg.ref === ui.pending) ui.pending = null;
-    if (msg.code !== "not_away") toast(msg.message, "error"); // "I'm back" twice: already back
+    if (msg.code !== "not_away") toast(errorText(msg.code), "error"); // "I'm back" twice: already back
     render();
   }
 }

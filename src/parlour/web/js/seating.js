@@ -6,7 +6,8 @@
 import { nameOf } from "./describe.js";
 import { $, fill, h, toast } from "./dom.js";
 import { setupHelp } from "./help.js";
-import { applyCatalogue, t } from "./i18n.js";
+import { applyCatalogue, errorText, t } from "./i18n.js";
+import { withLang } from "./lang.js";
 import { GameSocket, createTable, player, postJSON, seats } from "./net.js";
 
 /** The table this page shows (from its address, /t/<id>). */
@@ -33,7 +34,7 @@ export async function newTable(event, setup) {
   try {
     location.assign(`/t/${await createTable(setup())}`);
   } catch (error) {
-    toast(t("error.create", { message: error.message }), "error");
+    toast(t("error.create", { message: errorText(error.code) }), "error");
     event.target.disabled = false;
   }
 }
@@ -41,7 +42,7 @@ export async function newTable(event, setup) {
 /** The invite links, each with a copy button; `withWatch` adds the spectator link, `watchOnly`
  * gives only that one. */
 export function inviteBox(withWatch = false, watchOnly = false) {
-  const link = (suffix) => `${location.origin}/t/${encodeURIComponent(tableId)}${suffix}`;
+  const link = (suffix) => withLang(`${location.origin}/t/${encodeURIComponent(tableId)}${suffix}`);
   const row = (value, id) => {
     const input = h("input.invite-link", { value, readonly: true, id, "aria-label": t("wait.invite"), onfocus: (e) => e.target.select() });
     return h("div.invite", {}, input, h("button.btn.small", { type: "button", onclick: async (e) => {
@@ -129,7 +130,7 @@ export function createSeating(ui, { onMessage, onWelcome = null, connecting = "s
         connect({ token: data.token });
       } catch (error) {
         dialog.close();
-        toast(error.message, "error");
+        toast(errorText(error.code), "error");
         connect({ watch: true });
       }
     };

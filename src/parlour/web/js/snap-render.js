@@ -136,8 +136,10 @@ function names(view, seats, me) {
   return listNames(seats.map((s) => inSentence(nameOf(view, s, me))));
 }
 
-function outNames(view, seats, me) {
-  return { names: capitalised(names(view, seats, me)), verb: seats.length > 1 || seats.includes(me) ? t("snap.verb.are") : t("snap.verb.is") };
+/** "{names} is out" / "are out": the key (`base`, or `base_you` when the viewer is among them)
+ * and its words, the plural form chosen by how many went out. */
+function outText(key, keyYou, view, seats, me) {
+  return t(seats.includes(me) ? keyYou : key, { names: capitalised(names(view, seats, me)), n: seats.length });
 }
 
 /** One public event in words (for the log and the screen reader). */
@@ -158,7 +160,7 @@ export function describe(event, view, me) {
     case "void":
       return t("snap.log.void");
     case "out":
-      return t("snap.log.out", outNames(view, event.seats, me));
+      return outText("snap.log.out", "snap.log.out_you", view, event.seats, me);
     case "end":
       return t("snap.log.end", { why: whyText(event.reason) });
     default:
@@ -194,7 +196,7 @@ export function banner(event, view, me) {
       else text = t("snap.banner.false", { who: name(event.seat), to: name(event.to) });
       break;
     case "out":
-      text = t("snap.banner.out", outNames(view, event.seats, me));
+      text = outText("snap.banner.out", "snap.banner.out_you", view, event.seats, me);
       break;
     case "end":
       text = t("snap.banner.end", { why: whyText(event.reason) });

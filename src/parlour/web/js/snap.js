@@ -6,7 +6,7 @@ import "./i18n-snap.js";
 import { nameOf } from "./describe.js";
 import { $, fill, h, toast } from "./dom.js";
 import { gameNow, readClock } from "./game-clock.js";
-import { capitalised, listNames, t } from "./i18n.js";
+import { capitalised, errorText, listNames, t } from "./i18n.js";
 import { player } from "./net.js";
 import { createSeating, newTable, otherSeats, seatOrder } from "./seating.js";
 import {
@@ -420,7 +420,7 @@ function onMessage(msg) {
     if (what === "flip") ui.flipPending = null;
     if (what === "snap") ui.snapped = null;
     // A reveal that moved on under a key press is no news to the player.
-    if (msg.code !== "stale_reveal") toast(msg.message, "error");
+    if (msg.code !== "stale_reveal") toast(errorText(msg.code), "error");
     if (ui.view) render();
   }
 }
