@@ -89,6 +89,16 @@ export function mountPicker(label) {
     select.append(option);
   }
   select.addEventListener("change", () => switchTo(select.value));
-  wrap.append(word, select);
+  const code = document.createElement("span");
+  code.className = "lang-code";
+  code.setAttribute("aria-hidden", "true");
+  code.textContent = LANG;
+  wrap.append(word, code, select);
   bar.append(wrap);
+  // the top bar's height (a phone's bar takes two rows in some languages): what lies below it
+  // (the phone's log panel) starts there
+  const top = bar.closest(".topbar");
+  const measure = () => document.documentElement.style.setProperty("--bar-h", `${top.offsetHeight}px`);
+  new ResizeObserver(measure).observe(top);
+  measure();
 }
