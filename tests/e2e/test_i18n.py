@@ -25,7 +25,12 @@ WORDS = {  # a word of each page in each language: the page really is in that la
     "en": {"lobby": "Choose a game", "scout": "Rules", "scan": "Rules", "snap": "Rules"},
     "nb": {"lobby": "Velg et spill", "scout": "Regler", "scan": "Regler", "snap": "Regler"},
     "sv": {"lobby": "Välj ett spel", "scout": "Regler", "scan": "Regler", "snap": "Regler"},
-    "sq": {"lobby": "Zgjidh një lojë", "scout": "Rregullat", "scan": "Rregullat", "snap": "Rregullat"},
+    "sq": {
+        "lobby": "Zgjidh një lojë",
+        "scout": "Rregullat",
+        "scan": "Rregullat",
+        "snap": "Rregullat",
+    },
     "ro": {"lobby": "Alege un joc", "scout": "Reguli", "scan": "Reguli", "snap": "Reguli"},
 }
 
@@ -58,7 +63,8 @@ OVERFLOW = """() => {
       ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
   const words = (el) => (el.innerText || el.value || '').trim().replace(/\\s+/g, ' ').slice(0, 50);
   const sel = 'button, label, select, a.btn, th, td, h1, h2, h3, p, li, legend, .chip, '
-    + '.seat-badge, .st-badge, .seat-flag, .status, .seat-name, .seat-sub, .game-name, .banner-text';
+    + '.seat-badge, .st-badge, .seat-flag, .status, .seat-name, .seat-sub, .game-name, '
+    + '.banner-text';
   for (const el of document.querySelectorAll(sel)) {
     if (!shown(el)) continue;
     const s = getComputedStyle(el);
@@ -68,11 +74,13 @@ OVERFLOW = """() => {
     }
     const r = el.getBoundingClientRect();
     if ((r.right > W + 1 || r.left < -1) && !scroller(el)) {
-      out.push(`${name(el)} off the screen (${Math.round(r.left)}…${Math.round(r.right)} of ${W}): ${words(el)}`);
+      const where = `${Math.round(r.left)}…${Math.round(r.right)} of ${W}`;
+      out.push(`${name(el)} off the screen (${where}): ${words(el)}`);
     }
   }
   // controls side by side must not overlap
-  const rows = '.top-actions, .bar-buttons, .dialog-foot, .flip-options, .wait-actions, .tray-controls, '
+  const rows = '.top-actions, .bar-buttons, .dialog-foot, .flip-options, .wait-actions, '
+    + '.tray-controls, '
     + '.snap-controls, .games, .segmented, .chips, .replay-bar';
   for (const row of document.querySelectorAll(rows)) {
     const kids = [...row.children].filter(shown);
@@ -81,7 +89,10 @@ OVERFLOW = """() => {
         const a = kids[i].getBoundingClientRect(), b = kids[j].getBoundingClientRect();
         const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
         const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
-        if (x > 2 && y > 2) out.push(`${name(kids[i])} overlaps ${name(kids[j])}: ${words(kids[i])} / ${words(kids[j])}`);
+        if (x > 2 && y > 2) {
+          const both = `${words(kids[i])} / ${words(kids[j])}`;
+          out.push(`${name(kids[i])} overlaps ${name(kids[j])}: ${both}`);
+        }
       }
     }
   }
@@ -146,7 +157,9 @@ def test_every_page_in_every_language(
     bad = []
     for where, found in problems.items():
         if found["overflow"]:
-            bad.append(f"== {where}: text cut off or overlapping\n  " + "\n  ".join(found["overflow"]))
+            bad.append(
+                f"== {where}: text cut off or overlapping\n  " + "\n  ".join(found["overflow"])
+            )
         if found["axe"]:
             bad.append(f"== {where}: axe\n{report(found['axe'])}")
     assert not bad, "\n".join(bad)
@@ -194,9 +207,7 @@ def test_the_picker_switches_and_is_remembered(server: LiveServer, browser: Any)
     page.context.close()
 
 
-def test_friends_at_one_table_each_in_their_own_language(
-    server: LiveServer, browser: Any
-) -> None:
+def test_friends_at_one_table_each_in_their_own_language(server: LiveServer, browser: Any) -> None:
     table = create(server, "scout", [{"kind": "open"}, {"kind": "bot", "level": "beginner"}])
     host = open_seat(browser, server, table, DESKTOP, locale="sv-SE")
     errors = watch_errors(host)
