@@ -31,6 +31,7 @@ from parlour.games.scan.designs import (
     category_of,
     describe,
     design,
+    features,
 )
 
 XMLNS = "http://www.w3.org/2000/svg"
@@ -497,8 +498,11 @@ def sprite_svg(colour_blind: bool = False) -> str:
     parts = ['<svg xmlns="http://www.w3.org/2000/svg" style="display:none">']
     for category in CATEGORIES:
         for design_id in range(DESIGNS_PER_CATEGORY):
+            # data-f: the design's features, for a page that words them in its own language
+            words = " ".join(str(f) for f in features(design(category, design_id)))
             parts.append(
-                f'<symbol id="{category.value}-{design_id}" viewBox="0 0 100 100">'
+                f'<symbol id="{category.value}-{design_id}" viewBox="0 0 100 100"'
+                f' data-f="{escape(words)}">'
                 f"<title>{escape(describe(category, design_id))}</title>"
                 f"{_quarter(category, design_id, colour_blind)}</symbol>"
             )

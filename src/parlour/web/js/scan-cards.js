@@ -2,6 +2,8 @@
 // once, and each card is a small SVG with four <use> in its fixed quarters (see
 // parlour.games.scan.svg.card_svg for the same geometry and colours).
 
+import { t } from "./i18n.js";
+
 export const CATS = ["shape", "pattern", "position", "colour"];
 
 const NS = "http://www.w3.org/2000/svg";
@@ -33,9 +35,23 @@ export async function loadSprite(colourBlind) {
   spriteBox.dataset.colourBlind = colourBlind ? "1" : "0";
 }
 
-/** The words of a design, from the sprite's titles ("flat top, straight sides, 1 lobe"). */
+/** The words of a design in the page's language ("flat top, straight sides, 1 lobe"), from the
+ * features the sprite gives each design (data-f; its English title otherwise). */
 export function words(cat, id) {
-  return document.getElementById(`${cat}-${id}`)?.querySelector("title")?.textContent ?? `${cat} ${id}`;
+  const symbol = document.getElementById(`${cat}-${id}`);
+  const f = symbol?.getAttribute("data-f")?.split(" ");
+  if (!f) return symbol?.querySelector("title")?.textContent ?? `${cat} ${id}`;
+  if (cat === "shape") {
+    return t("scan.design.shape", { top: t(`scan.design.top.${f[0]}`), sides: t(`scan.design.sides.${f[1]}`),
+      lobes: t("scan.design.lobes", { n: Number(f[2]) }) });
+  }
+  if (cat === "pattern") {
+    return t("scan.design.pattern", { lines: t(`scan.design.lines.${f[0]}`),
+      spacing: t(`scan.design.spacing.${f[1]}`), overlay: t(`scan.design.overlay.${f[2]}`) });
+  }
+  if (cat === "position") return t("scan.design.position", { row: Number(f[0]) + 1, column: Number(f[1]) + 1 });
+  const [top, middle, bottom] = f.map((c) => t(`scan.design.colour.${c}`));
+  return t("scan.design.stripes", { top, middle, bottom });
 }
 
 function el(name, attrs) {
