@@ -144,9 +144,9 @@ class Catalogues:
     languages_seen: set[str] = field(default_factory=set)
 
 
-_CONST = re.compile(r"(?m)^const (en|nb|sv|sq|ro) = (?=\{)")
-_HELP = re.compile(r"(?m)^(help|keys)\.(\w+) = (?=\[)")
-_CALL = re.compile(r"(?m)^(addMessages|setHelpContent)\((?=\s*\{)")
+_CONST = re.compile(r"(?m)^\s*const (en|nb|sv|sq|ro) = (?=\{)")
+_HELP = re.compile(r"(?m)^\s*(help|keys)\.(\w+) = (?=\[)")
+_CALL = re.compile(r"(?m)^\s*(addMessages|setHelpContent)\((?=\s*\{)")
 
 
 def catalogue_files() -> list[Path]:

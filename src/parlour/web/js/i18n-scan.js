@@ -4,7 +4,6 @@ import { addMessages, setHelpContent } from "./i18n.js";
 
 addMessages({ en: {
   "help.title": "How to play SCAN",
-  "scan.title": "SCAN",
   "scan.cat.shape": "Shape",
   "scan.cat.pattern": "Pattern",
   "scan.cat.position": "Position",
@@ -165,7 +164,6 @@ addMessages({ en: {
 },
 nb: {
   "help.title": "Slik spiller du SCAN",
-  "scan.title": "SCAN",
   "scan.cat.shape": "Form",
   "scan.cat.pattern": "Mønster",
   "scan.cat.position": "Posisjon",
@@ -326,7 +324,6 @@ nb: {
 },
 sv: {
   "help.title": "Så spelar du SCAN",
-  "scan.title": "SCAN",
   "scan.cat.shape": "Form",
   "scan.cat.pattern": "Mönster",
   "scan.cat.position": "Position",
@@ -487,7 +484,6 @@ sv: {
 },
 sq: {
   "help.title": "Si luhet SCAN",
-  "scan.title": "SCAN",
   "scan.cat.shape": "Forma",
   "scan.cat.pattern": "Modeli",
   "scan.cat.position": "Pozicioni",
@@ -648,7 +644,6 @@ sq: {
 },
 ro: {
   "help.title": "Cum se joacă SCAN",
-  "scan.title": "SCAN",
   "scan.cat.shape": "Formă",
   "scan.cat.pattern": "Model",
   "scan.cat.position": "Poziție",

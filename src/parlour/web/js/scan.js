@@ -110,7 +110,7 @@ function setColourBlind(on) {
 
 function setupChrome() {
   seating.setupChrome();
-  document.title = `${t("scan.title")} — ${t("app.name")}`;
+  document.title = t("page.title.scan");
   $("btn-cb").addEventListener("click", () => setColourBlind(!ui.colourBlind));
   $("btn-bluffo").addEventListener("click", (event) => bluffo(event.timeStamp || performance.now()));
   document.addEventListener("keydown", onKey);
