@@ -34,6 +34,9 @@ WORDS = {  # a word of each page in each language: the page really is in that la
     "ro": {"lobby": "Alege un joc", "scout": "Reguli", "scan": "Reguli", "snap": "Reguli"},
 }
 
+DESIGN = {"en": "sides", "nb": "sider", "sv": "sidor", "sq": "anë", "ro": "laturi"}
+"""A word of a SCAN shape's description (a screen reader hears the design in the language)."""
+
 OVERFLOW = """() => {
   const out = [];
   const W = document.documentElement.clientWidth;
@@ -152,6 +155,9 @@ def test_every_page_in_every_language(
             page.click("[data-flip='false']", timeout=30_000)
         page.wait_for_function(PLAYING[game], timeout=30_000, **POLL)
         assert WORDS[lang][game] in page.locator(".top-actions").inner_text(), game
+        if game == "scan":  # a blue card's design in words, in the page's language
+            label = page.locator("#blue-grid .blue-card").first.get_attribute("aria-label") or ""
+            assert DESIGN[lang] in label, label
         problems[game] = _check(page, game, lang, shots, size)
         page.context.close()
     bad = []

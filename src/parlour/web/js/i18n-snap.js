@@ -111,7 +111,7 @@ addMessages({ en: {
 nb: {
   "help.title": "Slik spiller du SNAP",
   "snap.title": "SNAP",
-  "snap.flips": "Snu {n}",
+  "snap.flips": "Vending {n}",
   "snap.seats": "Spillere",
   "snap.pot": "Snap-potten",
   "snap.pot_n": "{n} i potten",
@@ -217,7 +217,7 @@ nb: {
 sv: {
   "help.title": "Så spelar du SNAP",
   "snap.title": "SNAP",
-  "snap.flips": "Vänd {n}",
+  "snap.flips": "Vändning {n}",
   "snap.seats": "Spelare",
   "snap.pot": "Snap-potten",
   "snap.pot_n": "{n} i potten",
@@ -323,7 +323,7 @@ sv: {
 sq: {
   "help.title": "Si luhet SNAP",
   "snap.title": "SNAP",
-  "snap.flips": "Kthe {n}",
+  "snap.flips": "Kthimi {n}",
   "snap.seats": "Lojtarët",
   "snap.pot": "Snap Pot",
   "snap.pot_n": "{n} në Pot",
@@ -429,7 +429,7 @@ sq: {
 ro: {
   "help.title": "Cum se joacă SNAP",
   "snap.title": "SNAP",
-  "snap.flips": "Întoarce {n}",
+  "snap.flips": "Întoarcerea {n}",
   "snap.seats": "Jucători",
   "snap.pot": "Snap Pot",
   "snap.pot_n": "{n} în Pot",
