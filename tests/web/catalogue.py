@@ -193,9 +193,32 @@ def read() -> Catalogues:
     return cat
 
 
+def schema_strings() -> str:
+    """Every string of GET /api/games (the lobby shows each game's labels, hints and level words
+    by the catalogue keys the server names there), quoted, one per line."""
+    from parlour.server.app import games_schema
+
+    found: list[str] = []
+
+    def walk(x: object) -> None:
+        if isinstance(x, str):
+            found.append(json.dumps(x))
+        elif isinstance(x, dict):
+            for k, v in x.items():
+                walk(k)
+                walk(v)
+        elif isinstance(x, list | tuple):
+            for v in x:
+                walk(v)
+
+    walk(games_schema())
+    return "\n".join(found)
+
+
 def code_text(cat: Catalogues) -> str:
-    """Every page's code and markup, the catalogue literals left out."""
-    parts = []
+    """Every page's code and markup, the catalogue literals left out, and the strings of the
+    games' schema (GET /api/games) that the lobby turns into words."""
+    parts = [schema_strings()]
     for path in sorted(JS.glob("*.js")) + sorted(WEB.glob("*.html")):
         src = path.read_text(encoding="utf-8")
         for start, end in sorted(cat.spans.get(path, []), reverse=True):

@@ -4,7 +4,7 @@
 
 import { nameOf } from "./describe.js";
 import { $, fill, h, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 import { createSeating, tableId } from "./seating.js";
 
 const ui = {
@@ -65,7 +65,7 @@ function onMessage(msg) {
     render();
   } else if (msg.type === "error") {
     ui.sent = false;
-    toast(msg.message ?? msg.code, "error");
+    toast(errorText(msg.code), "error");
     render();
   }
 }

@@ -613,6 +613,10 @@ const nb = {
   "error.code.too_many_spectators": "Dette bordet har så mange tilskuere som det har plass til.",
   "error.code.no_such_table": "Det finnes ikke noe slikt bord.",
   "error.code.table_expired": "Dette bordet er stengt.",
+  "help.game": "scout",
+  "game.table": "Bordet",
+  "game.moves": "Dine trekk",
+  "game.your_move": "Ditt trekk: velg ett.",
 };
 
 const sv = {
@@ -915,6 +919,10 @@ const sv = {
   "error.code.too_many_spectators": "Det här bordet har så många åskådare som får plats.",
   "error.code.no_such_table": "Det finns inget sådant bord.",
   "error.code.table_expired": "Det här bordet är stängt.",
+  "help.game": "scout",
+  "game.table": "Bordet",
+  "game.moves": "Dina drag",
+  "game.your_move": "Ditt drag: välj ett.",
 };
 
 const sq = {
@@ -1218,6 +1226,10 @@ const sq = {
   "error.code.too_many_spectators": "Kjo tryezë ka aq spektatorë sa mund të mbajë.",
   "error.code.no_such_table": "Nuk ka tryezë të tillë.",
   "error.code.table_expired": "Kjo tryezë u mbyll.",
+  "help.game": "scout",
+  "game.table": "Tryeza",
+  "game.moves": "Lëvizjet e tua",
+  "game.your_move": "Radha jote: zgjidh një.",
 };
 
 const ro = {
@@ -1525,6 +1537,10 @@ const ro = {
   "error.code.too_many_spectators": "Masa are deja câți spectatori poate primi.",
   "error.code.no_such_table": "Nu există o astfel de masă.",
   "error.code.table_expired": "Masa a fost închisă.",
+  "help.game": "scout",
+  "game.table": "Masa",
+  "game.moves": "Mutările tale",
+  "game.your_move": "Mutarea ta: alege una.",
 };
 
 const catalogues = { en, nb, sv, sq, ro };
