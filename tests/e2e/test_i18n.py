@@ -137,6 +137,11 @@ def test_every_page_in_every_language(
     lobby.wait_for_selector("input[name=game][value=snap]", state="attached")
     assert WORDS[lang]["lobby"] in lobby.locator("#choose-game").inner_text()
     problems["lobby"] = _check(lobby, "lobby", lang, shots, size)
+    for game in ("scan", "snap"):  # their options and level words
+        lobby.locator(f"label.game-tile[data-game={game}]").click()
+        lobby.wait_for_selector(f"#options-{game}:not([hidden])")
+        problems[f"lobby {game}"] = {"overflow": lobby.evaluate(OVERFLOW), "axe": []}
+        lobby.screenshot(path=shots / f"i18n-lobby-{game}-{lang}-{size}.png", full_page=True)
     lobby.context.close()
 
     pages = {}  # opened together: their start countdowns run at the same time
