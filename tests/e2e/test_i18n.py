@@ -34,6 +34,14 @@ WORDS = {  # a word of each page in each language: the page really is in that la
     "ro": {"lobby": "Alege un joc", "scout": "Reguli", "scan": "Reguli", "snap": "Reguli"},
 }
 
+LISTS = {
+    "en": "Ana, Bo, and Cleo",
+    "nb": "Ana, Bo og Cleo",
+    "sv": "Ana, Bo och Cleo",
+    "sq": "Ana, Bo dhe Cleo",  # from the catalogue: Chromium has no Albanian list format
+    "ro": "Ana, Bo și Cleo",
+}
+
 DESIGN = {"en": "sides", "nb": "sider", "sv": "sidor", "sq": "anë", "ro": "laturi"}
 """A word of a SCAN shape's description (a screen reader hears the design in the language)."""
 
@@ -137,10 +145,17 @@ def test_every_page_in_every_language(
     lobby.wait_for_selector("input[name=game][value=snap]", state="attached")
     assert WORDS[lang]["lobby"] in lobby.locator("#choose-game").inner_text()
     problems["lobby"] = _check(lobby, "lobby", lang, shots, size)
+    names = lobby.evaluate(
+        "async () => (await import('/static/js/i18n.js')).listNames(['Ana', 'Bo', 'Cleo'])"
+    )
+    assert names == LISTS[lang], names
     for game in ("scan", "snap"):  # their options and level words
         lobby.locator(f"label.game-tile[data-game={game}]").click()
         lobby.wait_for_selector(f"#options-{game}:not([hidden])")
         problems[f"lobby {game}"] = {"overflow": lobby.evaluate(OVERFLOW), "axe": []}
+        if game == "snap":  # numbers as the language writes them (0.6 s, 0,6 s)
+            easy = lobby.locator("#level option[value=easy]").inner_text()
+            assert ("0.6 s" if lang == "en" else "0,6 s") in easy, easy
         lobby.screenshot(path=shots / f"i18n-lobby-{game}-{lang}-{size}.png", full_page=True)
     lobby.context.close()
 
@@ -236,6 +251,12 @@ def test_friends_at_one_table_each_in_their_own_language(server: LiveServer, bro
     guest.wait_for_selector(".waiting")
     assert guest.evaluate("document.documentElement.lang") == "ro"
     assert "Se așteaptă jucătorii" in guest.locator(".waiting h2").inner_text()
+    # a list of names in the language's words (Albanian's list format comes from the catalogue:
+    # Chromium has none)
+    names = guest.evaluate(
+        "async () => (await import('/static/js/i18n.js')).listNames(['Ana', 'Bo', 'Cleo'])"
+    )
+    assert names == "Ana, Bo și Cleo", names
     host.wait_for_selector(".wait-human >> text=Ilinca")
     host.click("[data-key='start']")
     # each sees the round's flip decision in their own words

@@ -312,6 +312,7 @@ const en = {
   "error.code.too_many_spectators": "This table has as many spectators as it can take.",
   "error.code.no_such_table": "There is no such table.",
   "error.code.table_expired": "This table was closed.",
+  "list.and": "{a} and {b}",
 };
 
 const nb = {
@@ -617,6 +618,7 @@ const nb = {
   "game.table": "Bordet",
   "game.moves": "Dine trekk",
   "game.your_move": "Ditt trekk: velg ett.",
+  "list.and": "{a} og {b}",
 };
 
 const sv = {
@@ -923,6 +925,7 @@ const sv = {
   "game.table": "Bordet",
   "game.moves": "Dina drag",
   "game.your_move": "Ditt drag: välj ett.",
+  "list.and": "{a} och {b}",
 };
 
 const sq = {
@@ -1230,6 +1233,7 @@ const sq = {
   "game.table": "Tryeza",
   "game.moves": "Lëvizjet e tua",
   "game.your_move": "Radha jote: zgjidh një.",
+  "list.and": "{a} dhe {b}",
 };
 
 const ro = {
@@ -1541,6 +1545,7 @@ const ro = {
   "game.table": "Masa",
   "game.moves": "Mutările tale",
   "game.your_move": "Mutarea ta: alege una.",
+  "list.and": "{a} și {b}",
 };
 
 const catalogues = { en, nb, sv, sq, ro };
@@ -1642,7 +1647,12 @@ export function setHelpContent(byLanguage) {
   helpContent = byLanguage;
 }
 
-const numbers = new Intl.NumberFormat(LANG, { maximumFractionDigits: 2 });
+/** A browser may lack a language's number and list formats (Chromium has no Albanian ones):
+ * numbers are then written like a language that writes them the same way, lists with the
+ * catalogue's "list.and". */
+const NUMBERS_LIKE = { sq: "sv" };
+const numberLocale = Intl.NumberFormat.supportedLocalesOf([LANG]).length ? LANG : NUMBERS_LIKE[LANG] ?? LANG;
+const numbers = new Intl.NumberFormat(numberLocale, { maximumFractionDigits: 2 });
 
 /** `n` written as the active language writes numbers ("1,000" in English, "1 000" in Swedish,
  * "0,6" in Norwegian). */
@@ -1728,9 +1738,12 @@ export function listItems(items) {
   return units.format(items);
 }
 
+const listsKnown = Intl.ListFormat.supportedLocalesOf([LANG]).length > 0;
+
 /** "Ana", "Ana and Bo", "Ana, Bo and Cleo" — as the active language joins a list. */
 export function listNames(names) {
-  return lists.format(names);
+  if (listsKnown || names.length < 2) return lists.format(names);
+  return t("list.and", { a: names.slice(0, -1).join(", "), b: names[names.length - 1] });
 }
 
 /** What the table's signs mean (SCOUT): [class of a sample, its text, the key of its meaning]. */
