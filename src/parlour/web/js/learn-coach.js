@@ -3,7 +3,7 @@
 // the results dialog while that is open, since a modal dialog makes the rest of the page inert).
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 import "./i18n-learn.js";
 import { createTable, player } from "./net.js";
 
@@ -29,7 +29,7 @@ export function createCoach(realGame, { above = null } = {}) {
     } catch (error) {
       button.disabled = false;
       button.textContent = t("learn.real_game");
-      panel.querySelector("#coach-said").textContent = t("learn.error", { message: error.message });
+      panel.querySelector("#coach-said").textContent = t("learn.error", { message: errorText(error.code) });
     }
   }
 

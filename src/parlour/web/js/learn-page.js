@@ -3,7 +3,7 @@
 // the game's normal page with the coach (?learn=<game>).
 
 import { $ } from "./dom.js";
-import { applyCatalogue, t } from "./i18n.js";
+import { applyCatalogue, errorText, t } from "./i18n.js";
 import "./i18n-learn.js";
 import { lessons } from "./learn-links.js";
 import { player, postJSON, seats } from "./net.js";
@@ -19,7 +19,7 @@ async function start() {
     seats.set(data.table_id, data.seat, data.token);
     location.assign(`/t/${encodeURIComponent(data.table_id)}?learn=${encodeURIComponent(game)}`);
   } catch (error) {
-    $("learn-error").textContent = t("learn.error", { message: error.message });
+    $("learn-error").textContent = t("learn.error", { message: errorText(error.code) });
     button.disabled = false;
     button.textContent = t("learn.start");
   }
