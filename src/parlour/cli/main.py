@@ -192,9 +192,14 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _arena(args: argparse.Namespace) -> int:
-    from rich.console import Console
+    try:
+        from rich.console import Console
 
-    from parlour.cli.arena import render, run_arena, write_outputs
+        from parlour.cli.arena import render, run_arena, write_outputs
+    except ImportError as error:  # the arena extra is not installed
+        print(f"parlour arena: {error}; install the arena extra: pip install 'parlour[arena]'",
+              file=sys.stderr)  # fmt: skip
+        return 2
 
     lineup = [name.strip() for name in args.bots.split(",") if name.strip()]
     try:
