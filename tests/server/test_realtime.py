@@ -10,6 +10,7 @@ with a chosen reaction time. Times run on the real clock (game speed 1).
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -47,18 +48,27 @@ class ScriptedBot:
         return out
 
 
-@pytest.fixture()
-def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+@contextlib.contextmanager
+def app_dealing_seed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game_speed: float
+) -> Iterator[TestClient]:
+    """A running app whose every table deals :data:`SEED`, at ``game_speed``."""
     monkeypatch.setattr("parlour.server.hub.secrets.randbits", lambda bits: SEED)
     settings = fast_settings(
         tmp_path,
-        game_speed=1.0,
+        game_speed=game_speed,
         start_countdown_ms=400,
         rtt_probe_ms=60_000,
         rt_jitter_ms=30,
         table_seed=0,  # the secure source, patched: every table deals SEED
     )
     with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+@pytest.fixture()
+def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    with app_dealing_seed(tmp_path, monkeypatch, game_speed=1.0) as test_client:
         yield test_client
 
 
@@ -141,16 +151,7 @@ def test_N9_a_reported_reaction_time_counts_in_game_time_at_any_speed(
     # At game speed 4 a reported 100 wall ms is 400 game ms: credited 400 (not 100), and the
     # call beats the bot's 700 game ms (175 wall ms). Sent 50 wall ms after the reveal (a time
     # reported longer than the wait stands as reported), leaving room for a busy machine.
-    monkeypatch.setattr("parlour.server.hub.secrets.randbits", lambda bits: SEED)
-    settings = fast_settings(
-        tmp_path,
-        game_speed=4.0,
-        start_countdown_ms=400,
-        rtt_probe_ms=60_000,
-        rt_jitter_ms=30,
-        table_seed=0,  # the secure source, patched: every table deals SEED
-    )
-    with TestClient(create_app(settings)) as fast:
+    with app_dealing_seed(tmp_path, monkeypatch, game_speed=4.0) as fast:
         event, person, _ = race(fast, bot_rt=700, link_ms=0, rt_ms=100, wait_ms=50)
     assert next(a["rt_ms"] for a in person.acks if a.get("ref") == "call") == 400
     assert event["type"] == "win" and calls(event) == [(0, 400)], event
