@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from contextlib import ExitStack
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from parlour.games.registry import get_game
@@ -99,7 +101,20 @@ def test_three_people_and_a_spectator_play_a_whole_game(client: TestClient) -> N
     assert sum(e["type"] == "round_end" for f in replay["frames"] for e in f["events"]) == 3
 
 
-def test_against_three_bots_every_ack_is_already_stored(client: TestClient) -> None:
+def test_against_three_bots_every_ack_is_already_stored(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every write is held back 60 ms before it starts: a server that acknowledged before its
+    # write completed would send the ack while the input is not in the file yet (without the
+    # delay the write always won the race with this thread, and ack-then-store passed).
+    store = client.app.state.hub.store  # type: ignore[attr-defined]
+    write = store.write
+
+    async def slow_write(ops: list[Any]) -> None:
+        await asyncio.sleep(0.06)
+        await write(ops)
+
+    monkeypatch.setattr(store, "write", slow_write)
     made = create(client, [{"kind": "bot", "level": lvl} for lvl in ("beginner", "easy", "medium")])
     table_id = made["table_id"]
     db = client.app.state.hub.settings.db  # type: ignore[attr-defined]
