@@ -1,8 +1,12 @@
 """Nothing hidden leaks: for thousands of random states of SCOUT, SCAN and SNAP, every view and
 every refusal a seat gets is checked against what that seat must never see (other hands, stock
-order, covered tan cards, removed blue cards, the seed — ``spec.hidden_info``); the server's
-logs of whole games never carry the seed or a hidden value; and no message to a person shows
-a computer opponent's planned reaction time before its call is applied.
+order, covered tan cards, removed blue cards, the seed, and each single hidden card —
+``spec.hidden_info``, through ``conformance.leaked``) and against a twin state with everything
+hidden redrawn (``spec.scramble_hidden``); every state message the server sends a seat (view,
+actions, refusals, extra fields, events and history) is the same when everything hidden from
+it is redrawn; the server's logs of whole games never carry the seed or a hidden value; and no
+message to a person shows a computer opponent's planned reaction time before its call is
+applied. ``tests/core/test_leak_oracle.py`` seeds leaks and checks these checks catch them.
 """
 
 from __future__ import annotations
@@ -17,8 +21,9 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from parlour.core.conformance import _pieces
-from parlour.server import create_app
+from parlour.core.conformance import leaked, unmistakable
+from parlour.server import create_app, events
+from parlour.server.realtime import RealtimeRoom
 from parlour.server.rooms import Connection
 from parlour.table import Accepted, Rejected, SeatInfo, Table
 from tests.server.conftest import Msg, create, fast_settings, hello, receive, room_of, send
@@ -29,7 +34,9 @@ def compact(value: Any) -> str:
 
 
 def secrets_of(table: Table, seat: int | None) -> list[Any]:
-    return list(table.spec.hidden_info(table.state, seat))
+    """The hidden values a text may never contain (``unmistakable``: a single card's text may
+    be a public card's, and is checked in views by ``leaked``)."""
+    return [s for s in table.spec.hidden_info(table.state, seat) if unmistakable(s)]
 
 
 def leaks_in_text(text: str, secrets: list[Any]) -> list[Any]:
@@ -42,19 +49,22 @@ def leaks_in_text(text: str, secrets: list[Any]) -> list[Any]:
     return found
 
 
-def check_state(table: Table, players: int) -> int:
-    """Every seat's and a spectator's view against that viewer's hidden information, both as
-    data (a list or value nested anywhere in the view) and as text; returns the views checked."""
+def check_state(table: Table, players: int, rng: random.Random) -> int:
+    """Every seat's and a spectator's view against that viewer's hidden information: as data
+    (a value nested anywhere in the view, one card included: ``leaked``) and as text (the
+    unmistakable values), and unchanged when everything hidden from the viewer is redrawn;
+    returns the views checked."""
+    spec, state = table.spec, table.state
     for seat in [*range(players), None]:
         shown = table.view(seat)
-        text = compact(shown)
+        found = leaked(spec, state, seat, shown, rng)
+        assert not found, f"seat {seat}'s view shows hidden {found!r}"
         secrets = secrets_of(table, seat)
-        pieces: set[Any] = set()
-        _pieces(shown, pieces)  # every list and scalar nested in the view (as check_view does)
-        for secret in secrets:
-            hidden = _pieces(secret, set())
-            assert hidden not in pieces, f"seat {seat}'s view shows hidden {secret!r}"
-        assert not leaks_in_text(text, secrets), f"seat {seat}'s view text: {secrets!r}"
+        assert not leaks_in_text(compact(shown), secrets), f"seat {seat}'s view text: {secrets!r}"
+        other = spec.scramble_hidden(state, seat, rng)
+        assert spec.view(other, seat) == spec.view(state, seat), (
+            f"seat {seat}'s view depends on hidden information"
+        )
     return players + 1
 
 
@@ -89,7 +99,7 @@ def play_and_check(game: str, seed: int, rng: random.Random, budget: int) -> tup
     now, states, refusals = 0, 0, 0
     seen: list[Any] = []  # actions that were legal somewhere: good illegal inputs later
     while table.outcome() is None and states < budget:
-        check_state(table, players)
+        check_state(table, players, rng)
         states += 1
         due = table.deadline()
         roll = rng.random()
@@ -127,7 +137,7 @@ def play_and_check(game: str, seed: int, rng: random.Random, budget: int) -> tup
         seen.append(action.to_json())
         result = table.submit(seat, table.state_id, action, now)
         assert isinstance(result, Accepted), result
-    check_state(table, players)
+    check_state(table, players, rng)
     return states + 1, refusals
 
 
@@ -349,3 +359,115 @@ def test_no_message_tells_a_pending_input_s_reaction_time_before_the_verdict(
                 break
     assert len(bot_inputs) >= 8, "the bots should have raced"
     assert leaks == [], leaks[:5]
+
+
+# ------------------------------------------- every message, with everything hidden redrawn
+
+
+def scrambled_twin(room: Any, seat: int, msg: Msg, rng: random.Random) -> tuple[Msg, list[Any]]:
+    """The state message ``room`` would send ``seat`` now, and ``seat``'s whole history, were
+    everything hidden from ``seat`` redrawn (``scramble_hidden``); ``msg``'s events given."""
+    table = room.table
+    real = table.state
+    table.state = table.spec.scramble_hidden(real, seat, rng)
+    try:
+        return room.state_message(seat, msg["events"]), events.history(table, seat)
+    finally:
+        table.state = real
+
+
+def untimed(value: Any) -> Any:
+    """``value`` without the clock's readings of the wall clock (two calls a moment apart)."""
+    if isinstance(value, dict) and "now_ms" in value:
+        return {k: v for k, v in value.items() if k not in ("now_ms", "starts_in_ms")}
+    return value
+
+
+def differences(room: Any, conn: Connection, msg: Msg, rng: random.Random) -> list[str]:
+    """How a state message to a seat would differ were everything hidden from it redrawn: its
+    view, actions and refusals, and the events and history it carries (for a game whose
+    history depends on the seat; real-time games send every seat the spectator's events,
+    built from spectators' views)."""
+    if msg.get("type") != "state" or conn.seat is None:
+        return []
+    seat = conn.seat
+    twin, past = scrambled_twin(room, seat, msg, rng)
+    found = [
+        f"{key}: {str(msg.get(key))[:200]} / {str(twin.get(key))[:200]}"
+        for key in sorted(set(msg) | set(twin))
+        if key not in ("events", "history") and untimed(msg.get(key)) != untimed(twin.get(key))
+    ]
+    if room.table.spec.history is not None:
+        told = len(room.history(seat))  # how much of the history this message covers
+        if "history" in msg and msg["history"] != past[: len(msg["history"])]:
+            found.append(f"history: {str(msg['history'])[-300:]}")
+        if msg["events"] and msg["events"] != past[told - len(msg["events"]) : told]:
+            found.append(f"events: {str(msg['events'])[-300:]}")
+    return found
+
+
+def spy_on_twins(monkeypatch: pytest.MonkeyPatch, rooms: list[Any], found: list[str]) -> list[int]:
+    """Check every message the server sends with :func:`differences`; returns a list that
+    grows by one for each state message checked."""
+    rng = random.Random(17)
+    checked: list[int] = []
+    send_original = Connection.send
+
+    def spy(conn: Connection, msg: dict[str, Any]) -> None:
+        if rooms and msg.get("type") == "state" and conn.seat is not None:
+            checked.append(1)
+            found.extend(differences(rooms[0], conn, msg, rng))
+        send_original(conn, msg)
+
+    monkeypatch.setattr(Connection, "send", spy)
+    return checked
+
+
+@pytest.mark.parametrize("game", ["scout", "scan", "snap"])
+def test_every_message_to_a_seat_is_the_same_with_everything_hidden_redrawn(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    rooms: list[Any] = []
+    found: list[str] = []
+    checked = spy_on_twins(monkeypatch, rooms, found)
+    play_over_socket(client, game, limit=600, rooms=rooms)
+    assert len(checked) >= 50, len(checked)
+    assert found == [], found[:3]
+
+
+@pytest.mark.parametrize("leak", ["flips in the history", "a stock card in the clock"])
+def test_a_message_that_tells_something_hidden_is_caught(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, leak: str
+) -> None:
+    # Seeded leaks outside the views: the server's history of a SCOUT table tells every
+    # seat's flip choice; a SNAP table's extra fields tell the next card to be flipped.
+    if leak == "flips in the history":
+        game = "scout"
+        honest = events.history
+
+        def told_flips(table: Table, seat: int | None, since: int = 0) -> list[Any]:
+            past = honest(table, seat, since)
+            flips = [e[3] for e in table.state.events() if e[0] == "flip"][since:]
+            decided = (e for e in past if e["type"] == "flip_decided")
+            for event, flip in zip(decided, flips, strict=False):
+                event["flip"] = flip
+            return past
+
+        monkeypatch.setattr(events, "history", told_flips)
+        monkeypatch.setattr("parlour.server.rooms.history", told_flips)
+    else:
+        game = "snap"
+        honest_extra = RealtimeRoom.extra_state
+
+        def peeking(room: RealtimeRoom) -> dict[str, Any]:
+            extra = honest_extra(room)
+            stock = room.table.state.stocks[room.table.state.turn]
+            extra["clock"]["next"] = str(stock[0]) if stock else None
+            return extra
+
+        monkeypatch.setattr(RealtimeRoom, "extra_state", peeking)
+    rooms: list[Any] = []
+    found: list[str] = []
+    spy_on_twins(monkeypatch, rooms, found)
+    play_over_socket(client, game, limit=300, rooms=rooms)
+    assert found, f"the leak ({leak}) went unnoticed"

@@ -68,18 +68,70 @@ def contains(haystack: Any, needle: Any) -> bool:
     return _pieces(needle, set()) in pieces
 
 
+def unmistakable(secret: Any) -> bool:
+    """Whether a hidden value found in a view can only be a leak: a list of three or more items
+    (a hand, a stock, a SCAN card of four designs) or a number of seven digits or more (the
+    seed). Anything smaller — one SCOUT card ``[3, 5]``, one SNAP card ``"10H"`` — may equal a
+    public value by chance (a two-player table's totals, a top card named in the log).
+
+    >>> unmistakable([[1, 2], [3, 4], [5, 6]]), unmistakable([3, 5]), unmistakable("10H")
+    (True, False, False)
+    """
+    if isinstance(secret, list | tuple):
+        return len(secret) >= 3
+    return isinstance(secret, int) and not isinstance(secret, bool) and abs(secret) >= 10**6
+
+
+def pieces_of(value: Any) -> set[Any]:
+    """Every list and scalar nested in ``value`` in hashable form (see :func:`contains`)."""
+    out: set[Any] = set()
+    _pieces(value, out)
+    return out
+
+
+def leaked(
+    spec: GameSpec,
+    state: Any,
+    seat: int | None,
+    shown: Any,
+    rng: random.Random,
+    seen: Callable[[Any], Any] | None = None,
+) -> list[Any]:
+    """The values of ``spec.hidden_info(state, seat)`` that ``shown`` (what ``seat`` was
+    given: a view, a history) reveals. An :func:`unmistakable` value found in ``shown`` is a
+    leak; a smaller one is a leak unless it is also in what ``seat`` would be given with
+    everything hidden redrawn (``seen(scrambled state)``, by default the view): then it is a
+    public value that happens to be equal (a leaked card moves with the scramble, a total
+    does not)."""
+    pieces = pieces_of(shown)
+    found = [s for s in spec.hidden_info(state, seat) if _pieces(s, set()) in pieces]
+    if not all(unmistakable(s) for s in found):
+        build = seen if seen is not None else (lambda other: spec.view(other, seat))
+        public = pieces_of(build(spec.scramble_hidden(state, seat, rng)))
+        found = [s for s in found if unmistakable(s) or _pieces(s, set()) not in public]
+    return found
+
+
 def check_view(spec: GameSpec, state: Any, seat: int | None, rng: random.Random) -> None:
-    """Check one view: JSON-ready, none of ``hidden_info`` in it, and unchanged when everything
-    hidden from ``seat`` is redrawn by ``scramble_hidden``."""
+    """Check one view: JSON-ready, none of ``hidden_info`` in it (:func:`leaked`), and
+    unchanged when everything hidden from ``seat`` is redrawn by ``scramble_hidden``; the same
+    for the game's whole history as ``seat`` is sent it (``spec.history``), when it has one."""
     shown = spec.view(state, seat)
     text = json.dumps(shown)
     assert json.loads(text) == shown, "a view must survive a JSON round trip unchanged"
-    pieces: set[Any] = set()
-    _pieces(shown, pieces)
-    for secret in spec.hidden_info(state, seat):
-        assert _pieces(secret, set()) not in pieces, f"seat {seat}'s view shows hidden {secret!r}"
+    found = leaked(spec, state, seat, shown, rng)
+    assert not found, f"seat {seat}'s view shows hidden {found!r}"
     other = spec.scramble_hidden(state, seat, rng)
     assert spec.view(other, seat) == shown, f"seat {seat}'s view depends on hidden information"
+    if spec.history is not None:
+        history = spec.history
+        past = history(state, seat, 0)
+        assert json.loads(json.dumps(past)) == past, "a history must be JSON-ready"
+        found = leaked(spec, state, seat, past, rng, lambda o: history(o, seat, 0))
+        assert not found, f"seat {seat}'s history shows hidden {found!r}"
+        assert history(other, seat, 0) == past, (
+            f"seat {seat}'s history depends on hidden information"
+        )
 
 
 def _round_trip(spec: GameSpec, action: Any) -> None:

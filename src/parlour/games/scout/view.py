@@ -136,16 +136,19 @@ def history(state: State, seat: int | None, since: int = 0) -> list[dict[str, An
 
 
 def hidden_info(state: State, seat: int | None) -> list[Any]:
-    """JSON-ready values ``seat`` must never see: the seed, other seats' hands (with three or
-    more cards, so that a match cannot be a coincidence) and the set-aside cards."""
+    """JSON-ready values ``seat`` must never see: the seed, other seats' hands (each hand of
+    three or more cards whole, and every card of every other hand, either way up) and the
+    set-aside cards (the same). A single card may equal a public pair of numbers by chance;
+    the conformance check tells the two apart (:func:`parlour.core.conformance.leaked`)."""
     secrets: list[Any] = []
     if state.seed is not None:
         secrets.append(state.seed)
-    for s, hand in enumerate(state.hands):
-        if s != seat and len(hand) >= 3:
-            secrets.append(_cards(hand))
-    if len(state.set_aside) >= 3:
-        secrets.append(_cards(state.set_aside))
+    groups = [hand for s, hand in enumerate(state.hands) if s != seat] + [state.set_aside]
+    for group in groups:
+        if len(group) >= 3:
+            secrets.append(_cards(group))
+        for card in group:
+            secrets += [[card[0], card[1]], [card[1], card[0]]]
     return secrets
 
 

@@ -145,22 +145,29 @@ def history(state: State) -> list[dict[str, Any]]:
 
 
 def hidden_info(state: State, seat: int | None) -> list[Any]:
-    """JSON-ready values no seat may see: the seed and every stock's order (stocks of three or
-    more cards, so that a match cannot be a coincidence). Seats see the same as spectators."""
+    """JSON-ready values no seat may see: the seed, every stock's order (stocks of three or
+    more cards whole) and every card in a stock or under a top (the Pot's too), by name. A
+    single card may be named in public by chance (flipped since, and taken into a stock); the
+    conformance check tells the two apart (:func:`parlour.core.conformance.leaked`). Seats see
+    the same as spectators."""
     secrets: list[Any] = []
     if state.seed is not None:
         secrets.append(state.seed)
     for stock in state.stocks:
         if len(stock) >= 3:
             secrets.append([NAMES[c] for c in stock])
+        secrets += [NAMES[c] for c in stock]
+    for group in (*state.piles, state.pot):
+        secrets += [NAMES[c] for c in group[:-1]]
     return secrets
 
 
 def scramble_hidden(state: State, seat: int | None, rng: random.Random) -> State:
     """A state identical in public (and so for every seat) with everything hidden redrawn: the
     cards of every stock and every face-up card under a top, in the Pot too (sizes and tops
-    kept), the reaction times of pending calls, the moment a flipped card will be revealed
-    (within the delay's range, not before the latest input) and the seed."""
+    kept), the reaction times of pending calls (in the race and in the log), the moment a
+    flipped card will be revealed (within the delay's range, not before the latest input) and
+    the seed."""
     pool = [c for stock in state.stocks for c in stock]
     pool += [c for pile in state.piles for c in pile[:-1]] + list(state.pot[:-1])
     rng.shuffle(pool)
@@ -175,6 +182,14 @@ def scramble_hidden(state: State, seat: int | None, rng: random.Random) -> State
     new.piles = tuple(take(len(p) - 1) + p[-1:] if p else () for p in state.piles)
     new.pot = take(len(state.pot) - 1) + state.pot[-1:] if state.pot else ()
     new.race = tuple((s, rng.randrange(100, 2000), arrival) for s, _, arrival in state.race)
+    if state.race:  # the pending calls' times in the log too (shown with the decision)
+        times = {s: rt for s, rt, _ in new.race}
+        log: Any = None
+        for event in state.events():
+            if event[0] == "call" and event[1] == state.seq and event[5] == RACE:
+                event = (*event[:3], times[event[2]], *event[4:])
+            log = (log, event)
+        new.log = log
     if state.flipping is not None and not state.race:
         flipped, _, auto = state.flipping
         opts = state.options

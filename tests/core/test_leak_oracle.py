@@ -1,0 +1,124 @@
+"""The leak oracles catch what they guard: each realistic leak below is seeded into a copy of a
+game's view (or history) and must make the checks fail — the conformance check
+(:func:`parlour.core.conformance.check_game`), its hidden-value check on its own
+(:func:`parlour.core.conformance.leaked`) and the random-state sweep of ``tests/test_leaks.py``.
+
+- one card of another SCOUT hand, or of a SNAP stock (``hidden_info`` listed only hands and
+  stocks of three or more cards: a one-card leak passed every check but the scramble);
+- a pending SNAP call's reaction time, read from the log (the scramble redrew the race's
+  times but not the log's);
+- another seat's SCOUT flip choice in the history sent to a seat (only views were checked).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+import pytest
+
+from parlour.core import GameSpec
+from parlour.core.conformance import check_game, leaked, play_random
+from parlour.games import registry, scout, snap
+from parlour.games.snap.cards import NAMES
+from parlour.games.snap.rules import RACE
+from tests.test_leaks import play_and_check
+
+
+def scout_peeks(state: Any, seat: int | None) -> dict[str, Any]:
+    """SCOUT's view, and one card of the next seat's hand (the left end, as held)."""
+    shown = scout.view(state, seat)
+    if seat is not None and state.hands[(seat + 1) % len(state.hands)]:
+        card = state.hands[(seat + 1) % len(state.hands)][0]
+        shown["seats"][(seat + 1) % len(state.hands)]["next_card"] = [card[0], card[1]]
+    return shown
+
+
+def snap_peeks(state: Any, seat: int | None) -> dict[str, Any]:
+    """SNAP's view, and the card the player to flip will turn over next."""
+    shown = snap.view(state, seat)
+    stock = state.stocks[state.turn]
+    if stock:
+        shown["next_card"] = NAMES[stock[0]]
+    return shown
+
+
+def snap_tells_pending_times(state: Any, seat: int | None) -> dict[str, Any]:
+    """SNAP's view, where a pending call in the log keeps its reaction time (read from the
+    log, as a view built from events would)."""
+    shown = snap.view(state, seat)
+    times = {e[2]: e[3] for e in state.events(since_flip=True) if e[0] == "call" and e[5] == RACE}
+    for event in shown["log"]:
+        if event["type"] == "call" and event["verdict"] == RACE:
+            event["rt_ms"] = times[event["seat"]]
+    return shown
+
+
+def scout_history_tells_flips(state: Any, seat: int | None, since: int = 0) -> list[Any]:
+    """SCOUT's history, with every seat's flip choice (only the seat's own is its to know)."""
+    past = scout.history(state, seat, since)
+    flips = [e for e in state.events() if e[0] == "flip"][since:]
+    for event, flip in zip((e for e in past if e["type"] == "flip_decided"), flips, strict=False):
+        event["flip"] = flip[3]
+    return past
+
+
+LEAKS = {
+    "scout one card": dataclasses.replace(scout.GAME, view=scout_peeks),
+    "snap one card": dataclasses.replace(snap.GAME, view=snap_peeks),
+    "snap pending time": dataclasses.replace(snap.GAME, view=snap_tells_pending_times),
+    "scout flips in the history": dataclasses.replace(
+        scout.GAME, history=scout_history_tells_flips
+    ),
+}
+
+
+def options_of(spec: GameSpec) -> dict[str, Any]:
+    return {"players": 3}
+
+
+@pytest.mark.parametrize("name", list(LEAKS))
+def test_the_conformance_check_fails_on_a_seeded_leak(name: str) -> None:
+    spec = LEAKS[name]
+    with pytest.raises(AssertionError, match="hidden"):
+        for seed in range(20):
+            check_game(spec, options_of(spec), seed, seats=range(3), view_stride=1)
+
+
+@pytest.mark.parametrize("name", ["scout one card", "snap one card"])
+def test_hidden_info_alone_finds_one_leaked_card(name: str) -> None:
+    # Not the scramble's view comparison: the hidden values themselves, found in the view.
+    spec = LEAKS[name]
+    rng = random.Random(1)
+    found: list[Any] = []
+
+    def look(state: Any, seat: int | None, action: Any, now: int) -> None:
+        for viewer in (0, 1, 2):
+            found.extend(leaked(spec, state, viewer, spec.view(state, viewer), rng))
+
+    play_random(spec, options_of(spec), 7, random.Random(7), on_step=look)
+    assert found, "hidden_info missed a leaked card"
+    honest = registry.get_game(spec.name)
+    clean: list[Any] = []
+
+    def look_honest(state: Any, seat: int | None, action: Any, now: int) -> None:
+        for viewer in (0, 1, 2):
+            clean.extend(leaked(honest, state, viewer, honest.view(state, viewer), rng))
+
+    play_random(honest, options_of(honest), 7, random.Random(7), on_step=look_honest)
+    assert clean == []  # and no public value mistaken for a hidden card
+
+
+@pytest.mark.parametrize("name", ["scout one card", "snap one card", "snap pending time"])
+def test_the_random_state_sweep_fails_on_a_seeded_leak(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = LEAKS[name]
+    monkeypatch.setattr(
+        registry.importlib.import_module(f"parlour.games.{spec.name}"), "GAME", spec
+    )
+    rng = random.Random(f"leaks:{spec.name}")
+    with pytest.raises(AssertionError, match="hidden"):
+        for _ in range(6):
+            play_and_check(spec.name, rng.randrange(10**12, 2**48), rng, 400)
