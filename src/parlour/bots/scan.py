@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from parlour.bots.reaction import Plan, ex_gaussian, lognormal_ms
 from parlour.core import Timeout
@@ -32,6 +32,7 @@ from parlour.games import scan
 from parlour.games.scan.actions import Bluffo, ChooseCategory, Touch
 from parlour.games.scan.cards import CATEGORIES
 from parlour.games.scan.designs import neighbours
+from parlour.games.scan.views import ScanView
 
 MEDIAN_MS = {"colour": 140.0, "position": 170.0, "shape": 220.0, "pattern": 240.0}
 """Median time to look at one blue card, per category, at Medium."""
@@ -92,26 +93,28 @@ class ScanBot:
         """New inputs this seat will make in the situation of ``view`` (possibly none): a
         Dealer's Choice, or one touch or Bluffo slap per revealed card. Called after every
         change; each situation is planned once."""
-        key = (view["game_number"], view["seq"], view["phase"])
+        seen = cast(ScanView, view)  # what mypy checks each read against
+        key = (seen["game_number"], seen["seq"], seen["phase"])
         if key in self._planned:
             return []
         choices = [a for a in legal if isinstance(a, ChooseCategory)]
         if choices:  # name the category this bot is quickest at
             self._planned.add(key)
             best = min(choices, key=lambda a: MEDIAN_MS[a.category])
-            return [Plan(int(view["time_ms"]) + round(lognormal_ms(rng, 900)), best)]
-        if view["phase"] != "round" or view["tan"] is None:
+            return [Plan(int(seen["time_ms"]) + round(lognormal_ms(rng, 900)), best)]
+        tan, reveal = seen["tan"], seen["reveal_ms"]  # set together, at the first reveal
+        if seen["phase"] != "round" or tan is None or reveal is None:
             return []
         touches = {a.blue_index for a in legal if isinstance(a, Touch)}
         if not touches:
             return []
         self._planned.add(key)
-        category = view["category"]
+        category = seen["category"]
         column = CATEGORIES.index(category)
-        target = view["tan"][column]
+        target = tan[column]
         near = set(neighbours(category, target))
         median = MEDIAN_MS[category] * self.level.scale
-        layout = view["layout"]
+        layout = seen["layout"]
         order = list(range(len(layout)))
         rng.shuffle(order)
         elapsed = self.level.see_ms(rng)
@@ -127,10 +130,10 @@ class ScanBot:
             if index not in touches:
                 continue
             rt = round(elapsed)
-            return [Plan(view["reveal_ms"] + rt, Touch(index, rt))]
+            return [Plan(reveal + rt, Touch(index, rt))]
         if any(isinstance(a, Bluffo) for a in legal) and rng.random() < self.level.bluffo:
             rt = round(elapsed)
-            return [Plan(view["reveal_ms"] + rt, Bluffo(rt))]
+            return [Plan(reveal + rt, Bluffo(rt))]
         return []
 
 
@@ -154,9 +157,10 @@ def touch_times(
         view, legal = deals[i % len(deals)]
         bot = ScanBot(level, params)
         for plan in bot.plan(view, legal, random.Random(f"{seed}:{category}:{i}")):
-            if isinstance(plan.action, Touch):
+            tan = view["tan"]
+            if isinstance(plan.action, Touch) and tan is not None:  # revealed: it is
                 design = view["layout"][plan.action.blue_index][column]
-                out.append((plan.action.rt_ms or 0, design == view["tan"][column]))
+                out.append((plan.action.rt_ms or 0, design == tan[column]))
     return out
 
 

@@ -28,11 +28,12 @@ import random
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from parlour.bots.reaction import Plan, lognormal_ms, pace_setter_levels, reaction_ms
 from parlour.games.snap.actions import Flip, Snap
 from parlour.games.snap.cards import DECK, MATCH_RANK_AND_COLOUR, RED_SUITS, card, match_keys
+from parlour.games.snap.view import SnapView
 
 NEAR_MISS_FACTOR = 6.0
 """How much likelier a false call is on a near miss than on a plain flip."""
@@ -188,14 +189,15 @@ class SnapBot:
     def plan(self, view: Mapping[str, Any], legal: Sequence[Any], rng: random.Random) -> list[Plan]:
         """New inputs for the situation of ``view``: at most one call per reveal, and a flip on
         this seat's turn. Called after every change; each situation is planned once."""
+        seen = cast(SnapView, view)  # what mypy checks each read against
         plans: list[Plan] = []
-        seq = view["seq"]
-        me = view["seat"]
-        if me is None or view["seats"][me]["out"] or view["outcome"] is not None:
+        seq = seen["seq"]
+        me = seen["seat"]
+        if me is None or seen["seats"][me]["out"] or seen["outcome"] is not None:
             return plans
-        match = view["options"].get("match", "rank")
+        match = seen["options"].get("match", "rank")
         keys = match_keys(match)
-        tops = [s["top"] for s in view["seats"] if not s["out"]]
+        tops = [s["top"] for s in seen["seats"] if not s["out"]]
         if seq > 0 and self._called != seq and any(isinstance(a, Snap) for a in legal):
             self._called = seq
             visible = {card(t) for t in tops if t is not None}
@@ -204,17 +206,17 @@ class SnapBot:
             self._history.append((seq, visible))
             level = self.level
             rt = reaction_ms(rng, level.mu, level.sigma, level.tau)
-            pot = view["pot"]["top"]
+            pot = seen["pot"]["top"]
             if _valid_snap(tops, pot, keys):
                 call = rng.random() >= level.miss
             else:
-                flipper = view["last_flipper"]
-                new_top = view["seats"][flipper]["top"] if flipper is not None else None
+                flipper = seen["last_flipper"]
+                new_top = seen["seats"][flipper]["top"] if flipper is not None else None
                 chance = 0.0
                 if new_top is not None:
                     others = [
                         card(s["top"])
-                        for i, s in enumerate(view["seats"])
+                        for i, s in enumerate(seen["seats"])
                         if i != flipper and not s["out"] and s["top"] is not None
                     ]
                     pot_top = card(pot) if pot is not None else None
@@ -223,11 +225,11 @@ class SnapBot:
                     )
                 call = rng.random() < chance
             if call:
-                plans.append(Plan(view["reveal_ms"] + rt, Snap(rt)))
-        situation = (seq, view["turn"])
-        if view["turn"] == me and self._flipped != situation:
+                plans.append(Plan(seen["reveal_ms"] + rt, Snap(rt)))
+        situation = (seq, seen["turn"])
+        if seen["turn"] == me and self._flipped != situation:
             self._flipped = situation
-            opens = max(view["flip_open_ms"] or 0, view["clock_ms"])
+            opens = max(seen["flip_open_ms"] or 0, seen["clock_ms"])
             plans.append(Plan(opens + round(lognormal_ms(rng, 350, 0.3)), Flip()))
         return plans
 

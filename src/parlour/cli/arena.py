@@ -133,7 +133,7 @@ def play_game(
         start = time.perf_counter()
         action = bots[entry].choose(spec.view(state, seat), legal, rngs[entry])
         move_ms[entry].append((time.perf_counter() - start) * 1000)
-        state = spec.apply(state, seat, action)
+        state = spec.apply(state, seat, action, 0)
     return _result(spec.outcome(state), deal, rotation, seats, move_ms)
 
 

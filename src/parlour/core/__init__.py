@@ -7,11 +7,12 @@ from parlour.core.errors import (
     NotYourTurn,
     ParlourError,
 )
-from parlour.core.protocol import Action, Decide, GameSpec, Seat, Timeout
+from parlour.core.protocol import Action, AnyGame, Decide, GameSpec, Seat, Timeout
 from parlour.core.rng import derive_rng, derive_seed
 
 __all__ = [
     "Action",
+    "AnyGame",
     "Decide",
     "GameOver",
     "GameSpec",

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.core.errors import ParlourError
-from parlour.core.protocol import Decide, GameSpec, Timeout
+from parlour.core.protocol import AnyGame, Decide, Timeout
 
 
 @dataclass
@@ -90,7 +90,7 @@ def pieces_of(value: Any) -> set[Any]:
 
 
 def leaked(
-    spec: GameSpec,
+    spec: AnyGame,
     state: Any,
     seat: int | None,
     shown: Any,
@@ -112,7 +112,7 @@ def leaked(
     return found
 
 
-def check_view(spec: GameSpec, state: Any, seat: int | None, rng: random.Random) -> None:
+def check_view(spec: AnyGame, state: Any, seat: int | None, rng: random.Random) -> None:
     """Check one view: JSON-ready, none of ``hidden_info`` in it (:func:`leaked`), and
     unchanged when everything hidden from ``seat`` is redrawn by ``scramble_hidden``; the same
     for the game's whole history as ``seat`` is sent it (``spec.history``), when it has one."""
@@ -134,14 +134,14 @@ def check_view(spec: GameSpec, state: Any, seat: int | None, rng: random.Random)
         )
 
 
-def _round_trip(spec: GameSpec, action: Any) -> None:
+def _round_trip(spec: AnyGame, action: Any) -> None:
     assert spec.parse_action(str(action)) == action, f"text form of {action!r} does not round-trip"
     wire = json.loads(json.dumps(action.to_json()))
     assert spec.action_from_json(wire) == action, f"JSON form of {action!r} does not round-trip"
 
 
 def play_random(
-    spec: GameSpec,
+    spec: AnyGame,
     options: Any,
     seed: int | str,
     rng: random.Random,
@@ -194,7 +194,7 @@ def play_random(
     raise AssertionError(f"the game did not end within {max_steps} steps")
 
 
-def replay(spec: GameSpec, record: GameRecord) -> Any:
+def replay(spec: AnyGame, record: GameRecord) -> Any:
     """The state reached by applying a record's moves to a new game from its seed."""
     state = spec.new_state(record.options, record.seed)
     for seat, action, now in record.moves:
@@ -203,7 +203,7 @@ def replay(spec: GameSpec, record: GameRecord) -> Any:
 
 
 def check_game(
-    spec: GameSpec,
+    spec: AnyGame,
     options: Any,
     seed: int | str,
     *,

@@ -7,9 +7,12 @@ the arena and the conformance tests can treat every game alike.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+
+from parlour.core.race import OpenRace
 
 Seat = int
 """Seats are numbered 0..N-1; "left"/"next" is seat + 1 mod N."""
@@ -49,9 +52,20 @@ class Decide:
         return {"type": "decide"}
 
 
+S = TypeVar("S")
+"""A game's state type."""
+A = TypeVar("A")
+"""A game's action type (real-time games' include ``Timeout`` and ``Decide``)."""
+V = TypeVar("V", bound=Mapping[str, Any])
+"""A game's view type: a ``TypedDict`` naming every key a view has."""
+
+
 @dataclass(frozen=True)
-class GameSpec:
-    """One game's implementation of the protocol.
+class GameSpec(Generic[S, A, V]):
+    """One game's implementation of the protocol, generic in its state, action and view types
+    (``GameSpec[State, Action, ScoutView]``), so that mypy checks each game's functions
+    against each other and what bots and tests read of a view against what the view holds.
+    Code for any game (the table, the server) holds a ``GameSpec[Any, Any, Any]``.
 
     - ``new_state(options, seed)``: a new game; chance is drawn from ``seed``.
     - ``to_act(state)``: the seats that may act now, in seat order.
@@ -113,26 +127,26 @@ class GameSpec:
     name: str
     min_players: int
     max_players: int
-    new_state: Callable[..., Any]
-    to_act: Callable[[Any], Sequence[Seat]]
-    legal_actions: Callable[[Any, Seat], list[Any]]
-    apply: Callable[..., Any]
-    view: Callable[[Any, Seat | None], dict[str, Any]]
-    deadline: Callable[[Any], int | None]
-    outcome: Callable[[Any], Mapping[str, Any] | None]
-    parse_action: Callable[[str], Any]
-    action_from_json: Callable[[Any], Any]
+    new_state: Callable[[Any, int | str], S]
+    to_act: Callable[[S], Sequence[Seat]]
+    legal_actions: Callable[[S, Seat], list[A]]
+    apply: Callable[[S, Seat | None, A, int], S]
+    view: Callable[[S, Seat | None], V]
+    deadline: Callable[[S], int | None]
+    outcome: Callable[[S], Mapping[str, Any] | None]
+    parse_action: Callable[[str], A]
+    action_from_json: Callable[[Any], A]
     options_from_json: Callable[[Any], Any]
-    check_invariants: Callable[[Any], None]
-    hidden_info: Callable[[Any, Seat | None], list[Any]]
-    scramble_hidden: Callable[..., Any]
-    race: Callable[[Any], Any] | None = None
+    check_invariants: Callable[[S], None]
+    hidden_info: Callable[[S, Seat | None], list[Any]]
+    scramble_hidden: Callable[[S, Seat | None, random.Random], S]
+    race: Callable[[S], OpenRace | None] | None = None
     setup: Mapping[str, Any] = field(default_factory=dict)
     page: str = "game.html"
-    history: Callable[[Any, Seat | None, int], list[dict[str, Any]]] | None = None
+    history: Callable[[S, Seat | None, int], list[dict[str, Any]]] | None = None
     timed: frozenset[str] = frozenset()
     late_calls_move_on: bool = False
-    refusals: Callable[[Any, Seat], dict[str, str]] | None = None
+    refusals: Callable[[S, Seat], dict[str, str]] | None = None
     excludes: tuple[tuple[str, str], ...] = ()
     option_players: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     labels: Mapping[str, str] = field(default_factory=dict)
@@ -140,3 +154,7 @@ class GameSpec:
     designs: Callable[[bool], str] | None = None
     drawings: Callable[[bool], Mapping[str, str]] | None = None
     lesson: Mapping[str, Any] | None = None
+
+
+AnyGame = GameSpec[Any, Any, Any]
+"""A game not known in advance (the table, the server, the conformance check)."""

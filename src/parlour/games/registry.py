@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from typing import Any
 
 from parlour.core import GameSpec
 
@@ -59,12 +60,12 @@ def package_of(name: str) -> str:
     return found[name]
 
 
-def get_game(name: str) -> GameSpec:
+def get_game(name: str) -> GameSpec[Any, Any, Any]:
     """The ``GameSpec`` of game ``name``; raises ``KeyError`` for an unknown game.
 
     >>> get_game("scout").name
     'scout'
     """
     module = importlib.import_module(package_of(name))
-    spec: GameSpec = module.GAME
+    spec: GameSpec[Any, Any, Any] = module.GAME
     return spec

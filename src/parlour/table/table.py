@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from parlour.core import Decide, GameSpec, ParlourError, Timeout
+from parlour.core import AnyGame, Decide, ParlourError, Timeout
 from parlour.core.race import OpenRace
 from parlour.games.registry import get_game
 
@@ -104,7 +104,7 @@ class Table:
     seats: list[SeatInfo]
     started: bool = True
     record: list[RecordEntry] = field(default_factory=list)
-    spec: GameSpec = field(init=False, repr=False)
+    spec: AnyGame = field(init=False, repr=False)
     state: Any = field(init=False, repr=False)
     state_id: int = field(init=False, default=0)
 

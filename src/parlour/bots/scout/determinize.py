@@ -11,16 +11,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
-from parlour.games.scout import ScoutOptions, State, group_key
+from parlour.games.scout import ScoutOptions, ScoutView, State, group_key
 from parlour.games.scout.cards import Card, canonical, deck_for
 from parlour.games.scout.state import PLAY_PHASE
 
 Slot = Card | None
 
 
-def public_slots(view: Mapping[str, Any]) -> list[list[Slot]]:
+def scout_view(view: Mapping[str, Any]) -> ScoutView:
+    """A view a bot was given (bots take any game's view) as what it is: SCOUT's."""
+    return cast(ScoutView, view)
+
+
+def public_slots(view: ScoutView) -> list[list[Slot]]:
     """Each seat's hand as the public history shows it: a known card or ``None`` per slot.
 
     The viewing seat's own hand is known entirely.
@@ -45,13 +50,13 @@ def public_slots(view: Mapping[str, Any]) -> list[list[Slot]]:
             card = (down, up) if event["rotate"] else (up, down)
             slots[seat].insert(event["insert"], card)
     if me is not None:
-        slots[me] = [(c[0], c[1]) for c in view["hand"]]
+        slots[me] = [(c[0], c[1]) for c in view["hand"] or []]
     for s in range(players):
         assert len(slots[s]) == sizes[s], "the public history does not match the hand sizes"
     return slots
 
 
-def unseen_cards(view: Mapping[str, Any]) -> list[Card]:
+def unseen_cards(view: ScoutView) -> list[Card]:
     """The cards of this round the viewing seat has not seen (as (smaller, larger)): not in its
     hand, not shown this round, and in the 2-player game's round 2 none it saw in round 1
     (``seen_earlier``: round 2 holds only the cards set aside in round 1, S15)."""
@@ -82,7 +87,7 @@ def fill_slots(
     return hands
 
 
-def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
+def determinize(view: ScoutView, rng: random.Random) -> State:
     """A full play-phase state consistent with ``view``, hidden cards drawn at random.
 
     The state is built for playouts to the end of the current round: it is marked as the game's

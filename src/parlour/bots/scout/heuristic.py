@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from parlour.bots.scout.determinize import scout_view
 from parlour.games.scout import Flip, Scout, ScoutShow, Show, group_key
 from parlour.games.scout.rules import best_key
 
@@ -134,7 +135,10 @@ class HeuristicBot:
 
     def score(self, view: Mapping[str, Any], action: Any) -> float:
         """The value of ``action`` for the viewing seat (higher is better)."""
-        return evaluate(view["hand"], view["active_show"], view["players"], action, self.weights)
+        seen = scout_view(view)
+        hand = seen["hand"]
+        assert hand is not None, "a seat's view (a spectator has no hand to play)"
+        return evaluate(hand, seen["active_show"], seen["players"], action, self.weights)
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
         """The legal action with the best score (ties and ``noise`` broken by ``rng``)."""

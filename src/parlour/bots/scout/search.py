@@ -16,7 +16,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from parlour.bots.scout.determinize import determinize
+from parlour.bots.scout.determinize import determinize, scout_view
 from parlour.bots.scout.heuristic import HeuristicBot
 from parlour.games.scout import Scout, Show, State, apply, legal_actions
 from parlour.games.scout.state import PLAY_PHASE
@@ -103,7 +103,7 @@ class SearchBot:
         rounds = 0
         stop = time.perf_counter() + self.budget_s
         while True:
-            deal = determinize(view, rng)
+            deal = determinize(scout_view(view), rng)
             for i, action in enumerate(candidates):
                 totals[i] += playout(deal, seat, action, rng)
             rounds += 1

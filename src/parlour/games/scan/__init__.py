@@ -52,6 +52,7 @@ from parlour.games.scan.state import (
     state_from_cards,
 )
 from parlour.games.scan.view import hidden_info, scramble_hidden, view
+from parlour.games.scan.views import ScanView
 
 
 def _designs(colour_blind: bool) -> str:
@@ -67,7 +68,7 @@ def _drawings(colour_blind: bool) -> dict[str, str]:
     return deck_files(colour_blind=colour_blind)
 
 
-GAME = GameSpec(
+GAME: GameSpec[State, Action, ScanView] = GameSpec(
     name="scan",
     min_players=2,
     max_players=8,
@@ -120,6 +121,7 @@ __all__ = [
     "GameResult",
     "Pending",
     "ScanOptions",
+    "ScanView",
     "State",
     "Touch",
     "action_from_json",

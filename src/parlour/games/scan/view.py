@@ -27,6 +27,7 @@ from parlour.games.scan.rules import (
     to_act,
 )
 from parlour.games.scan.state import PHASE_NAMES, ROUND, Pending, State
+from parlour.games.scan.views import ScanInputView, ScanSeatView, ScanView
 
 
 def _card(card: Card) -> list[int]:
@@ -73,11 +74,11 @@ def _event(event: tuple[Any, ...]) -> dict[str, Any]:
     return {"type": "game_over", "game": event[1] + 1, "scores": list(event[2])}
 
 
-def _pending(p: Pending) -> dict[str, Any]:
+def _pending(p: Pending) -> ScanInputView:
     return {"input": p.kind, "blue_index": p.blue_index, "rt_ms": p.rt_ms, "at_ms": p.arrival_ms}
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def view(state: State, seat: int | None) -> ScanView:
     """Everything ``seat`` may see, as JSON-ready data (``seat=None``: a spectator).
 
     Cards are lists of four design ids (shape, pattern, position, colour). ``tan`` is the
@@ -90,7 +91,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     n = state.players
     me = seat if seat is not None and 0 <= seat < n else None
     finished = state.game_finished
-    seats = []
+    seats: list[ScanSeatView] = []
     for s in range(n):
         score = state.score(s)
         seats.append(

@@ -44,9 +44,16 @@ from parlour.games.scout.state import (
     options_from_json,
     state_from_deal,
 )
-from parlour.games.scout.view import hidden_info, history, scramble_hidden, view
+from parlour.games.scout.view import (
+    ScoutSeatView,
+    ScoutView,
+    hidden_info,
+    history,
+    scramble_hidden,
+    view,
+)
 
-GAME = GameSpec(
+GAME: GameSpec[State, Action, ScoutView] = GameSpec(
     name="scout",
     min_players=2,
     max_players=5,
@@ -85,7 +92,9 @@ __all__ = [
     "RoundResult",
     "Scout",
     "ScoutOptions",
+    "ScoutSeatView",
     "ScoutShow",
+    "ScoutView",
     "SeatResult",
     "Show",
     "State",

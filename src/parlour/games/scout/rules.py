@@ -290,7 +290,7 @@ def _check_seat(state: State, seat: object) -> int:
     return seat
 
 
-def apply(state: State, seat: int, action: Action, now_ms: int = 0) -> State:
+def apply(state: State, seat: int | None, action: Action, now_ms: int = 0) -> State:
     """The state after ``seat`` plays ``action`` (``now_ms`` is unused: SCOUT is turn-based).
 
     Raises ``GameOver``, ``NotYourTurn``, ``IllegalAction`` (with the reason) or
@@ -303,9 +303,9 @@ def apply(state: State, seat: int, action: Action, now_ms: int = 0) -> State:
             raise NotYourTurn(f"it is seat {state.turn}'s turn, not seat {seat}'s")
         cls = type(action)
         if cls is Show:
-            return _apply_show(state, seat, action)  # type: ignore[arg-type]
+            return _apply_show(state, state.turn, action)  # type: ignore[arg-type]
         if cls is Scout or cls is ScoutShow:
-            return _apply_scout(state, seat, action)  # type: ignore[arg-type]
+            return _apply_scout(state, state.turn, action)  # type: ignore[arg-type]
         if cls is Flip:
             raise IllegalAction("the flip decision is made only at the start of a round")
         raise InvalidAction(f"{action!r} is not a SCOUT action")

@@ -9,11 +9,52 @@ Private: the cards in other hands, the set-aside cards, other seats' flip choice
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from parlour.games.scout.cards import Card, canonical
 from parlour.games.scout.rules import legal_actions, outcome, to_act
 from parlour.games.scout.state import PHASE_NAMES, State
+
+
+class ScoutSeatView(TypedDict):
+    """What everyone sees of one seat."""
+
+    seat: int
+    hand_size: int
+    captured: int
+    chips: int
+    scout_show_available: bool
+    flip_decided: bool
+    total: int
+
+
+class ScoutView(TypedDict):
+    """What :func:`view` gives a seat (or a spectator): every key, with its type."""
+
+    game: str
+    options: dict[str, Any]
+    seat: int | None
+    players: int
+    round: int
+    rounds: int
+    phase: str
+    start_seat: int
+    turn: int
+    to_act: list[int]
+    hand: list[list[int]] | None
+    flip: bool | None
+    legal_actions: list[str]
+    seats: list[ScoutSeatView]
+    active_show: list[list[int]]
+    owner: int | None
+    pending_scout_show: bool
+    scouts_since_show: int
+    set_aside_count: int
+    results: list[dict[str, Any]]
+    totals: list[int]
+    outcome: dict[str, Any] | None
+    log: list[dict[str, Any]]
+    seen_earlier: NotRequired[list[list[int]]]  # 2 players only
 
 
 def _cards(cards: tuple[Card, ...]) -> list[list[int]]:
@@ -55,7 +96,7 @@ def _event(state: State, event: tuple[Any, ...], seat: int | None) -> dict[str, 
     return {"type": "round_end", **state.results[rnd].to_json()}
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def view(state: State, seat: int | None) -> ScoutView:
     """Everything ``seat`` may see, as JSON-ready data (``seat=None``: a spectator).
 
     ``hand`` is the seat's own hand, left to right, each card ``[up, down]`` (``None`` for a
@@ -67,7 +108,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     """
     players = len(state.hands)
     me = seat if seat is not None and 0 <= seat < players else None
-    seats = []
+    seats: list[ScoutSeatView] = []
     for s in range(players):
         seats.append(
             {
@@ -80,7 +121,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
                 "total": state.totals[s],
             }
         )
-    out = {
+    out: ScoutView = {
         "game": "scout",
         "options": state.options.to_json(),
         "seat": me,

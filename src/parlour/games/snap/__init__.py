@@ -50,9 +50,9 @@ from parlour.games.snap.state import (
     State,
     options_from_json,
 )
-from parlour.games.snap.view import hidden_info, history, scramble_hidden, view
+from parlour.games.snap.view import SnapView, hidden_info, history, scramble_hidden, view
 
-GAME = GameSpec(
+GAME: GameSpec[State, Action, SnapView] = GameSpec(
     name="snap",
     min_players=2,
     max_players=12,
@@ -92,6 +92,7 @@ __all__ = [
     "Flip",
     "Snap",
     "SnapOptions",
+    "SnapView",
     "State",
     "Timeout",
     "action_from_json",

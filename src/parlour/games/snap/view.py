@@ -17,11 +17,55 @@ with a pending call.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, TypedDict
 
 from parlour.games.snap.cards import NAMES, Card
 from parlour.games.snap.rules import RACE, deadline, legal_actions, outcome, to_act
 from parlour.games.snap.state import State
+
+
+class SnapSeatView(TypedDict):
+    """What everyone sees of one seat."""
+
+    seat: int
+    stock: int
+    pile: int
+    top: str | None
+    out: bool
+
+
+class SnapPotView(TypedDict):
+    size: int
+    top: str | None
+
+
+class SnapRaceView(TypedDict):
+    callers: list[int]
+
+
+class SnapView(TypedDict):
+    """What :func:`view` gives a seat (or a spectator): every key, with its type."""
+
+    game: str
+    options: dict[str, Any]
+    seat: int | None
+    players: int
+    dealer: int
+    turn: int
+    to_act: list[int]
+    legal_actions: list[str]
+    seq: int
+    last_flipper: int | None
+    reveal_ms: int
+    clock_ms: int
+    flip_open_ms: int
+    flipping: int | None
+    deadline_ms: int | None
+    seats: list[SnapSeatView]
+    pot: SnapPotView
+    race: SnapRaceView | None
+    log: list[dict[str, Any]]
+    outcome: dict[str, Any] | None
 
 
 def _top(group: tuple[Card, ...]) -> str | None:
@@ -90,7 +134,7 @@ def event_json(event: tuple[Any, ...]) -> dict[str, Any]:
     return {"type": "end", "seq": seq, "reason": reason, "at_ms": now}
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def view(state: State, seat: int | None) -> SnapView:
     """Everything ``seat`` may see, as JSON-ready data (``seat=None``: a spectator).
 
     Cards are named like ``"10H"``; ``legal_actions`` lists the seat's actions in text form;
@@ -98,7 +142,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     """
     n = state.players
     me = seat if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n else None
-    seats = [
+    seats: list[SnapSeatView] = [
         {
             "seat": s,
             "stock": len(state.stocks[s]),
@@ -108,7 +152,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         }
         for s in range(n)
     ]
-    race = None
+    race: SnapRaceView | None = None
     log = [event_json(e) for e in state.events(since_flip=True)]
     clock_ms, deadline_ms = state.clock_ms, deadline(state)
     if state.race:  # nothing that moves with a pending call's arrival (see the docstring)
