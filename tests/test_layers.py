@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import subprocess
 import sys
 from pathlib import Path
 
@@ -162,3 +163,21 @@ def test_the_cycle_check_finds_a_cycle(tmp_path: Path) -> None:
     (package / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
                                   "    from parlour.pkg.a import f\n")  # fmt: skip
     assert import_cycles(tmp_path) == [["parlour.pkg.a", "parlour.pkg.b"]]
+
+
+def test_the_server_and_the_command_line_start_without_the_arena_extra() -> None:
+    # rich and openskill are the arena's (an optional extra): blocked, the server and the
+    # parlour command still import, and `parlour arena` says what to install.
+    code = (
+        "import sys\n"
+        "sys.modules.update(rich=None, openskill=None)\n"
+        "import parlour.server, parlour.server.app, parlour.cli.main\n"
+        "from parlour.server import create_app\n"
+        "status = parlour.cli.main.main(['arena', '--bots', 'random,random', '--games', '1'])\n"
+        "print('status', status)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert "status 2" in done.stdout, done.stdout + done.stderr
+    assert "parlour[arena]" in done.stderr, done.stderr
