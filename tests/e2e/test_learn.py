@@ -21,6 +21,8 @@ from tests.server.live import LiveServer
 DESKTOP = {"width": 1366, "height": 800}
 PHONE = {"width": 390, "height": 844}
 WAIT = 30_000
+LANG, AND_LANG = r"(\?lang=[a-z]+)?", r"(&lang=[a-z]+)?"
+"""The address may name the page's language, added once the page has chosen it (lang.js)."""
 
 
 def _step(page: Any, step: str) -> None:
@@ -114,11 +116,11 @@ def play_the_scout_lesson(
 ) -> None:
     page.goto(server.url + "/")
     _press(page, "a[data-learn='scout']", touch)
-    page.wait_for_url(re.compile(r"/learn/scout$"), timeout=WAIT)
+    page.wait_for_url(re.compile(rf"/learn/scout{LANG}$"), timeout=WAIT)
     page.screenshot(path=shots / f"learn-scout-{tag}-0-intro.png")
     problems = {"intro": test_a11y.violations(page)}
     _press(page, "#learn-start", touch)
-    page.wait_for_url(re.compile(r"/t/[^?]+\?learn=scout$"), timeout=WAIT)
+    page.wait_for_url(re.compile(rf"/t/[^?]+\?learn=scout{AND_LANG}$"), timeout=WAIT)
 
     _step(page, "flip")
     assert _on_screen(page, "#coach") and _on_screen(page, "[data-flip='false']")
@@ -224,9 +226,9 @@ def rt_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 def _start_lesson(page: Any, server: LiveServer, game: str, touch: bool) -> None:
     page.goto(server.url + "/")
     _press(page, f"a[data-learn='{game}']", touch)
-    page.wait_for_url(re.compile(rf"/learn/{game}$"), timeout=WAIT)
+    page.wait_for_url(re.compile(rf"/learn/{game}{LANG}$"), timeout=WAIT)
     _press(page, "#learn-start", touch)
-    page.wait_for_url(re.compile(rf"/t/[^?]+\?learn={game}$"), timeout=WAIT)
+    page.wait_for_url(re.compile(rf"/t/[^?]+\?learn={game}{AND_LANG}$"), timeout=WAIT)
 
 
 def _real_game(page: Any, shots: Path, tag: str, touch: bool) -> None:
