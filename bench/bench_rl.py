@@ -11,7 +11,9 @@ runs of about ``--seconds`` of CPU time each. The last lines are, for scripts::
     scout rl: <N> steps/s (AEC, one env)
     scout rl: <N> steps/s (VectorEnv, 16 games)
 
-Run with ``make bench-rl`` (or ``python bench/bench_rl.py --runs 5``).
+Run with ``make bench-rl`` (or ``python bench/bench_rl.py --runs 5``). ``--breakdown`` times
+instead the AEC loop beside loops doing part of its work (a constant observation; no
+PettingZoo), to show where a step's time goes.
 """
 
 from __future__ import annotations
@@ -21,11 +23,12 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from parlour.games.scout import ScoutOptions, apply, legal_actions, new_state, outcome, to_act
-from parlour.rl import VectorEnv, scan_v0, scout_v0, snap_v0
+from parlour.rl import VectorEnv, scan_v0, scout_codec, scout_v0, snap_v0
 
 PLAYERS = 4
 clock = time.process_time
@@ -52,9 +55,9 @@ def engine_run(seconds: float, seed: int) -> float:
     return moves / (clock() - start)
 
 
-def aec_run(seconds: float, seed: int) -> float:
+def aec_run(seconds: float, seed: int, env: scout_v0.raw_env | None = None) -> float:
     """Steps per second of the AEC environment (observation and mask at every step)."""
-    env = scout_v0.env(players=PLAYERS)
+    env = env or scout_v0.env(players=PLAYERS)
     rng = random.Random(seed)
     uniform = rng.random
     steps = 0
@@ -72,6 +75,47 @@ def aec_run(seconds: float, seed: int) -> float:
             env.step(int(legal[int(uniform() * len(legal))]))
             steps += 1
     return steps / (clock() - start)
+
+
+class _ConstantObservationEnv(scout_v0.raw_env):
+    """The AEC environment with its real mask and a constant observation (``--breakdown``)."""
+
+    _zeros = np.zeros(scout_codec.OBS_SIZE, dtype=np.float32)
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        mask = self._legal
+        if mask is None:
+            mask = self._legal = scout_codec.legal_mask_bytes(self.game, self._seat[agent])
+        return {"observation": self._zeros, "action_mask": np.frombuffer(mask.copy(), np.int8)}
+
+
+def constant_observation_run(seconds: float, seed: int) -> float:
+    """``aec_run`` with a constant observation: what PettingZoo's loop and the mask cost."""
+    return aec_run(seconds, seed, _ConstantObservationEnv(players=PLAYERS))
+
+
+def bare_run(seconds: float, seed: int, observe: bool = False) -> float:
+    """The engine's loop with the AEC agent's work: the mask (as the environment makes it),
+    its ``nonzero``, the action by index; with ``observe``, the observation too."""
+    rng = random.Random(seed)
+    uniform = rng.random
+    options = ScoutOptions(PLAYERS)
+    mask_bytes, observation_bytes = scout_codec.legal_mask_bytes, scout_codec.observation_bytes
+    actions, join = scout_codec.ACTIONS, bytearray().join
+    moves = 0
+    start = clock()
+    g = 0
+    while clock() - start < seconds:
+        state = new_state(options, seed * 100_000 + g)
+        g += 1
+        while outcome(state) is None:
+            seat = to_act(state)[0]
+            if observe:
+                np.frombuffer(observation_bytes(state, seat, join), np.float32)
+            legal = np.frombuffer(mask_bytes(state, seat).copy(), np.int8).nonzero()[0]
+            state = apply(state, seat, actions[int(legal[int(uniform() * len(legal))])])
+            moves += 1
+    return moves / (clock() - start)
 
 
 def vector_run(seconds: float, seed: int, num_envs: int = 16) -> float:
@@ -110,7 +154,15 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="timed runs per figure")
     parser.add_argument("--seconds", type=float, default=1.5, help="length of one timed run")
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="instead: the AEC loop without parts of its work, each as a share of the engine",
+    )
     args = parser.parse_args(argv)
+    if args.breakdown:
+        breakdown(args.runs, args.seconds)
+        return
     runs: dict[str, Callable[[float, int], float]] = {
         "engine": engine_run,
         "aec": aec_run,
@@ -141,6 +193,29 @@ def main(argv: list[str] | None = None) -> None:
     print(f"scout engine: {med['engine']:.0f} moves/s")
     print(f"scout rl: {med['aec']:.0f} steps/s (AEC, one env)")
     print(f"scout rl: {med['vector']:.0f} steps/s (VectorEnv, 16 games)")
+
+
+def breakdown(runs: int, seconds: float) -> None:
+    """Where an AEC step's time goes: the AEC loop and loops doing part of its work,
+    interleaved with the engine, as CPU microseconds per step and shares of the engine."""
+    loops: dict[str, Callable[[float, int], float]] = {
+        "engine (legal_actions + apply)": engine_run,
+        "AEC env (as make bench-rl)": aec_run,
+        "AEC env, constant observation": constant_observation_run,
+        "no PettingZoo: mask + apply": bare_run,
+        "no PettingZoo: observation + mask + apply": lambda s, r: bare_run(s, r, observe=True),
+    }
+    for run in loops.values():
+        run(seconds / 4, 999)
+    rates: dict[str, list[float]] = {name: [] for name in loops}
+    for r in range(runs):
+        for name, run in loops.items():
+            rates[name].append(run(seconds, r + 1))
+    engine = rates["engine (legal_actions + apply)"]
+    for name, values in rates.items():
+        med = statistics.median(values)
+        share = statistics.median(v / e for v, e in zip(values, engine, strict=True))
+        print(f"{name:42s} {1e6 / med:6.2f} us/step  {share:4.0%} of the engine")
 
 
 if __name__ == "__main__":

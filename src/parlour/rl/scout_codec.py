@@ -258,16 +258,15 @@ _KIND_OWNER: dict[tuple[int, bool, int], bytes] = {}
 _REST: dict[tuple[bool, bool, bool, int, int, int, int], bytes] = {}
 
 
-def _cards(cards: tuple[tuple[int, int], ...]) -> bytes:
-    try:
-        return b"".join(map(_CARD_BYTES.__getitem__, cards))
-    except KeyError:
-        raise ValueError(f"not a SCOUT card among {cards!r}") from None
+_JOIN_BYTES = b"".join
+_JOIN_BYTEARRAY = bytearray().join
+"""Joins into a new bytearray: a writable observation with one copy instead of two."""
 
 
-def observation_bytes(state: State, seat: int) -> bytes:
+def observation_bytes(state: State, seat: int, join: Any = _JOIN_BYTES) -> bytes:
     """The observation vector of ``seat`` as native float32 bytes (see :func:`observe`); a
-    batch of them joined is a batch of observations (``VectorEnv``)."""
+    batch of them joined is a batch of observations (``VectorEnv``). ``join`` joins the
+    pieces (``bytearray().join`` for a writable buffer)."""
     hands = state.hands
     n = len(hands)
     hand = hands[seat]
@@ -282,7 +281,11 @@ def observation_bytes(state: State, seat: int) -> bytes:
     kind = _KIND_OWNER.get(kind_key)
     if kind is None:
         kind = _KIND_OWNER[kind_key] = _kind_owner(*kind_key)
-    parts = [_cards(hand), _HAND_PAD[size], _cards(active), _ACTIVE_PAD[k], kind]
+    card = _CARD_BYTES.__getitem__
+    try:  # every card's 21 values, precomputed, in one list with the rest
+        parts = [*map(card, hand), _HAND_PAD[size], *map(card, active), _ACTIVE_PAD[k], kind]
+    except KeyError:
+        raise ValueError(f"not a SCOUT card among {hand!r} or {active!r}") from None
     append = parts.append
     phase = state.phase
     play = phase == PLAY_PHASE
@@ -320,14 +323,14 @@ def observation_bytes(state: State, seat: int) -> bytes:
     if rest is None:
         rest = _REST[rest_key] = _rest(*rest_key)
     append(rest)
-    return b"".join(parts)
+    return join(parts)  # type: ignore[no-any-return]
 
 
 def observe(state: State, seat: int) -> npt.NDArray[np.float32]:
     """The observation vector of ``seat`` (length :data:`OBS_SIZE`, writable), built only from
     what the seat may see. Raises ``ValueError`` for a hand or show too long to encode
     (impossible in a game dealt by the engine)."""
-    return np.frombuffer(bytearray(observation_bytes(state, seat)), dtype=np.float32)
+    return np.frombuffer(observation_bytes(state, seat, _JOIN_BYTEARRAY), dtype=np.float32)
 
 
 def describe(index: int) -> str:

@@ -16,16 +16,34 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env import AECIterable
 
 from parlour.games.scout import apply, new_state, outcome, to_act
-from parlour.games.scout.state import OVER, State
+from parlour.games.scout.state import OVER, PLAY_PHASE, State
 from parlour.rl import scout_codec as codec
 from parlour.rl.common import REWARDS, check_index, game_seed, render_scout, win_shares
+from parlour.rl.scout_codec import observation_bytes
+
+frombuffer = np.frombuffer
+join_bytearray = bytearray().join
+float32, int8 = np.float32, np.int8
+
+
+class _AgentIterable(AECIterable[str, Any, Any]):
+    """``agent_iter``'s iterable: the same agents as PettingZoo's, from a generator."""
+
+    def __iter__(self) -> Iterator[str]:
+        env = self.env
+        left = self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
 
 
 class raw_env(AECEnv):
@@ -78,6 +96,9 @@ class raw_env(AECEnv):
         self.state_: State | None = None
         self._legal: bytearray | None = None
         self.final_scores: dict[str, int] = {}
+        self._rewards_zero = True
+        self._steps = 0
+        self._step_limit = 2**63
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -106,6 +127,7 @@ class raw_env(AECEnv):
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.final_scores = {}
         self._steps = 0
+        self._step_limit = self.max_cycles * self.players if self.max_cycles is not None else 2**63
         self._select()
 
     def _select(self) -> None:
@@ -126,16 +148,40 @@ class raw_env(AECEnv):
         """The agent's observation, computed now from the current state (nothing is encoded
         in ``step``): ``{"observation": float32[1219], "action_mask": int8[820]}``, both fresh
         writable arrays."""
-        state = self.game
+        state = self.state_
+        if state is None:
+            raise RuntimeError("call reset() first")
         seat = self._seat[agent]
         if agent == self.agent_selection:
-            mask = self._selected_mask().copy()
+            mask = self._legal
+            if mask is None:
+                mask = self._legal = codec.legal_mask_bytes(state, seat)
+            mask = mask.copy()
         else:
             mask = codec.legal_mask_bytes(state, seat)
         return {
-            "observation": codec.observe(state, seat),
-            "action_mask": np.frombuffer(mask, dtype=np.int8),
+            "observation": frombuffer(observation_bytes(state, seat, join_bytearray), float32),
+            "action_mask": frombuffer(mask, int8),
         }
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, Any] | None, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation (if ``observe``), cumulative reward, termination,
+        truncation and info (PettingZoo's ``last``, without its generic indirections)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable[str, Any, Any]:
+        """Yields the selected agent until the game is over or after ``max_iter`` agents
+        (PettingZoo's ``agent_iter``, as a generator)."""
+        return _AgentIterable(self, max_iter)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -149,13 +195,29 @@ class raw_env(AECEnv):
             index = action
         else:  # anything else: checked in full (raises for an illegal action)
             index = check_index(action, codec.N_ACTIONS, legal, codec.describe, agent)
-        state = self.game
+        state = self.state_
+        assert state is not None  # a mask exists only for a game in progress
         seat = self._seat[agent]
         before = state.totals
         new = apply(state, seat, codec.ACTIONS[index])
         self.state_ = new
+        self._legal = None  # the next agent's mask, made when first needed
         self._cumulative_rewards[agent] = 0.0
         self._steps += 1
+        if new.phase == PLAY_PHASE and new.totals is before:  # the common case: nobody scored
+            if not self._rewards_zero:
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+                self._rewards_zero = True
+            if self._steps >= self._step_limit:
+                self.truncations = dict.fromkeys(self.agents, True)
+            self.agent_selection = self.possible_agents[new.turn]
+        else:
+            self._step_rare(new, before)
+        if self.render_mode == "human":
+            self.render()
+
+    def _step_rare(self, new: State, before: tuple[int, ...]) -> None:
+        # After a flip decision, a scored round or the end of the game.
         result = outcome(new) if new.phase == OVER else None
         # Rewards: a new dict only when someone scores (a round ends) or the game ends.
         rewards: dict[str, float] | None = None
@@ -180,16 +242,12 @@ class raw_env(AECEnv):
             self.terminations = dict.fromkeys(self.agents, True)
             for a in self.agents:
                 self.infos[a] = {"outcome": result}
-            self._legal = None
         else:
-            if self.max_cycles is not None and self._steps >= self.max_cycles * self.players:
+            if self._steps >= self._step_limit:
                 self.truncations = dict.fromkeys(self.agents, True)
             seats = to_act(new)
             if seats:
                 self.agent_selection = self.possible_agents[seats[0]]
-            self._legal = None
-        if self.render_mode == "human":
-            self.render()
 
     def render(self) -> str | None:
         text = render_scout(self.game)
