@@ -7,15 +7,39 @@ the picker (remembered), and friends at one table each in their own language."""
 
 from __future__ import annotations
 
+import json
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.sync.client import connect
 
 from tests.e2e.player import POLL, watch_errors
 from tests.e2e.test_a11y import PLAYING, report, violations
 from tests.e2e.test_newcomer import DESKTOP, PHONE, create, open_seat
 from tests.server.live import LiveServer
+
+
+@pytest.fixture(scope="module")
+def finished(server: LiveServer) -> str:
+    """A finished 2-player SCOUT game (the replay page shows only those): the host plays the
+    first legal move whenever asked; every socket read has a deadline."""
+    made = create(server, "scout", [{"kind": "bot", "level": "beginner"}])
+    end = time.monotonic() + 120
+    with connect(f"ws://127.0.0.1:{server.port}/ws/{made['table_id']}", open_timeout=10) as ws:
+        ws.send(json.dumps({"v": 1, "type": "hello", "token": made["token"]}))
+        while True:
+            assert time.monotonic() < end, "the game did not end"
+            msg = json.loads(ws.recv(timeout=30))
+            if msg["type"] != "state":
+                continue
+            if msg["view"]["outcome"] is not None and msg["finished"]:
+                return str(made["table_id"])
+            if msg["actions"]:
+                act = {"state_id": msg["state_id"], "action": msg["actions"][0]}
+                ws.send(json.dumps({"v": 1, "type": "act", **act}))
+
 
 LOCALES = {"en": "en-GB", "nb": "nb-NO", "sv": "sv-SE", "sq": "sq-AL", "ro": "ro-RO"}
 """The browser's language for each of Parlour's (Chromium's ``--lang``, ``navigator.languages``
@@ -136,7 +160,7 @@ def _check(page: Any, where: str, lang: str, shots: Path, size: str) -> dict[str
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 @pytest.mark.parametrize("lang", list(LOCALES))
 def test_every_page_in_every_language(
-    server: LiveServer, browser: Any, shots: Path, lang: str, size: str
+    server: LiveServer, browser: Any, shots: Path, lang: str, size: str, finished: str
 ) -> None:
     problems: dict[str, dict[str, Any]] = {}
     lobby = _context(browser, lang, size).new_page()
@@ -180,6 +204,14 @@ def test_every_page_in_every_language(
             assert DESIGN[lang] in label, label
         problems[game] = _check(page, game, lang, shots, size)
         page.context.close()
+    replay = _context(browser, lang, size).new_page()  # a finished game, move by move
+    errors += watch_errors(replay)
+    replay.goto(f"{server.url}/replay/{finished}")
+    replay.wait_for_selector("body[data-ready='1'] .open-hand", timeout=30_000)
+    replay.click("#rp-next")
+    replay.wait_for_selector("body[data-step='1']", timeout=10_000)
+    problems["replay"] = _check(replay, "replay", lang, shots, size)
+    replay.context.close()
     bad = []
     for where, found in problems.items():
         if found["overflow"]:
