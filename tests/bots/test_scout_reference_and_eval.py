@@ -111,7 +111,7 @@ def test_eval_features_of_a_show_and_of_a_scout_that_ends_the_round() -> None:
     assert f["safe"] == pytest.approx(1 / 3)  # the seat holding 2 cards cannot beat three
     f = dict(zip(FEATURES, features(view, scout.Scout("left", False, 0)), strict=True))
     # two Scouts since the Show: a third ends the round and this seat pays for its 4 cards
-    assert f["ends_round"] == 4 and f["chips_given"] == pytest.approx(1 / 3)
+    assert f["ends_round"] == 4 and f["chips_given"] == pytest.approx(1 / 3) and f["scouted"] == 1
     assert f["captured"] == 0 and f["ss_kept"] == 1
 
 

@@ -11,10 +11,13 @@ The features, for the hand the move leaves (a Scout & Show: after its best follo
 - ``lone``: how many of them are single cards;
 - ``best``: the strongest group kept for later (``group_key / 32``: about its length);
 - ``cards``: cards left in hand (each is −1 if the round ended now);
+- ``measure``: the one-ply reference's group measure (each maximal set or run of ``k ≥ 2``
+  cards counts ``k²``, sets ×1.25; :func:`parlour.bots.scout.oneply.group_measure`);
 - ``cards_urgent``: cards left ÷ the smallest opponent's hand (the round may end soon);
 - ``captured``: cards captured by the Show;
 - ``chips_given``: a Scout's chip (an opponent's point, ``1 / (players − 1)`` of the
   opponents' mean; 2 players: the own chip spent);
+- ``scouted``: the move scouts (Scout, or Scout & Show): a fixed cost, whatever the table;
 - ``tempo``: the strength of the Show left on the table (``group_key / 32``);
 - ``safe``: the share of opponents whose hands are too small to beat that Show;
 - ``ss_kept``: Scout & Show still available after the move;
@@ -33,6 +36,7 @@ from importlib import resources
 from typing import Any
 
 from parlour.bots.scout.heuristic import best_group_key, partition
+from parlour.bots.scout.oneply import group_measure
 from parlour.games.scout import Flip, Scout, ScoutShow, Show, group_key
 
 FEATURES = (
@@ -40,9 +44,11 @@ FEATURES = (
     "lone",
     "best",
     "cards",
+    "measure",
     "cards_urgent",
     "captured",
     "chips_given",
+    "scouted",
     "tempo",
     "safe",
     "ss_kept",
@@ -51,7 +57,7 @@ FEATURES = (
 )
 """The evaluation's features, in the order of a weight vector."""
 
-HAND_FEATURES = ("groups", "lone", "best", "cards")
+HAND_FEATURES = ("groups", "lone", "best", "cards", "measure")
 """The features of a hand alone (the flip decision compares them for both orientations)."""
 
 WEIGHTS_FILE = "scout_eval.json"
@@ -70,13 +76,14 @@ def load_weights() -> tuple[float, ...]:
 
 
 def hand_features(values: Sequence[int]) -> list[float]:
-    """``groups``, ``lone``, ``best`` and ``cards`` of a hand of these numbers."""
+    """``groups``, ``lone``, ``best``, ``cards`` and ``measure`` of a hand of these numbers."""
     sizes = partition(values)
     return [
         float(len(sizes)),
         float(sum(1 for s in sizes if s == 1)),
         best_group_key(values) / 32,
         float(len(values)),
+        group_measure(values),
     ]
 
 
@@ -149,16 +156,18 @@ def _vector(
     ss_kept: float = 0.0,
     ends_round: float = 0.0,
 ) -> list[float]:
-    groups, lone, best, count = hand_features(values)
+    groups, lone, best, count, measure = hand_features(values)
     safe = sum(1 for h in opponents if h < len(shown)) / len(opponents) if shown else 0.0
     return [
         groups,
         lone,
         best,
         count,
+        measure,
         count / max(1, min(opponents)),
         float(captured),
         chips,
+        1.0 if chips else 0.0,
         group_key(shown) / 32 if shown else 0.0,
         safe,
         ss_kept,
