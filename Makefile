@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: constraints serve test lint bench bench-bots bench-rl rt-bots plots-rt load load-flood fair golden pictures clean
+.PHONY: constraints serve test lint bench tune-scout bench-bots bench-rl rt-bots plots-rt load load-flood fair golden pictures clean
 
 # constraints.txt pins every package installed, direct or not (make constraints rewrites it).
 $(STAMP): pyproject.toml constraints.txt
@@ -28,6 +28,13 @@ test: lint
 
 bench: $(STAMP)
 	$(PY) bench/bench_scout.py
+
+# Tune the SCOUT feature evaluation's weights (bots/scout/scout_eval.json) by an evolution
+# strategy over duplicate-deal arena games against today's heuristic; reproducible from --seed,
+# prints progress per generation (make tune-scout TUNE_ARGS="--generations 40 --workers 2 --write").
+TUNE_ARGS ?=
+tune-scout: $(STAMP)
+	nice -n 19 $(PY) bench/tune_scout.py $(TUNE_ARGS)
 
 # Many WebSocket clients against a server on 127.0.0.1, bounded in time (add options:
 # make load LOAD_ARGS="--scout-tables 50 --profile /tmp/prof"); ends with two lines for scripts.

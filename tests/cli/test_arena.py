@@ -53,10 +53,11 @@ def test_every_level_and_name_makes_a_bot_that_plays_a_legal_move() -> None:
     for state in (flipping, playing):  # the flip decision, then a move in play
         seat = spec.to_act(state)[0]
         legal = spec.legal_actions(state, seat)
-        for name in (*LEVELS, "random", "greedy", "heuristic", "heuristic:0.3", "search:0.01"):
+        for name in (*LEVELS, "random", "greedy", "oneply", "heuristic", "heuristic:0.3", "eval",
+                     "eval:0.3", "search:0.01"):  # fmt: skip
             move = make_bot("scout", name).choose(spec.view(state, seat), legal, random.Random(1))
             assert move in legal, (name, move)
-    for bad in ("wizard", "search:x", "search:-1", "easy:2", "random:1"):
+    for bad in ("wizard", "search:x", "search:-1", "easy:2", "random:1", "oneply:1"):
         with pytest.raises(ValueError):
             make_bot("scout", bad)
 

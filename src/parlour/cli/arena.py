@@ -112,16 +112,24 @@ def _percentile(values: Sequence[float], pct: float) -> float:
 
 
 def play_game(
-    game: str, players: int, lineup: Sequence[str], deal: int, rotation: int, options: Any = None
+    game: str,
+    players: int,
+    lineup: Sequence[str],
+    deal: int,
+    rotation: int,
+    options: Any = None,
+    bots: Sequence[Bot] | None = None,
 ) -> GameResult:
     """Play one turn-based game: lineup entry ``i`` sits in seat ``(i + rotation) % players``.
 
     Bots see only their seat's view and legal actions; each has its own seeded generator.
+    ``bots``, if given, are the lineup's bots themselves (in-process tuning, e.g.
+    ``bench/tune_scout.py``); ``lineup`` then only names them.
     """
     spec = get_game(game)
     seats = [(i + rotation) % players for i in range(players)]
     by_seat = {seat: i for i, seat in enumerate(seats)}
-    bots = [arena_bot(game, name) for name in lineup]
+    bots = list(bots) if bots is not None else [arena_bot(game, name) for name in lineup]
     rngs = [random.Random(f"{deal}:{rotation}:{i}") for i in range(players)]
     opts = {"players": players, **(options or {})}
     state = spec.new_state(opts, deal)

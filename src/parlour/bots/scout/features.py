@@ -1,0 +1,219 @@
+"""A learnable SCOUT evaluation: features of a move × weights tuned by self-play.
+
+Every legal action is described by a few numbers (:data:`FEATURES`) about the position it leaves,
+all from the seat's own view, and scored by their weighted sum. The weights live in
+``scout_eval.json`` beside this module (tuned by ``bench/tune_scout.py``, ``make tune-scout``);
+:func:`load_weights` reads them once.
+
+The features, for the hand the move leaves (a Scout & Show: after its best following Show):
+
+- ``groups``: how many maximal sets and runs the hand splits into (Shows still needed);
+- ``lone``: how many of them are single cards;
+- ``best``: the strongest group kept for later (``group_key / 32``: about its length);
+- ``cards``: cards left in hand (each is −1 if the round ended now);
+- ``measure``: the one-ply reference's group measure (each maximal set or run of ``k ≥ 2``
+  cards counts ``k²``, sets ×1.25; :func:`parlour.bots.scout.oneply.group_measure`);
+- ``cards_urgent``: cards left ÷ the smallest opponent's hand (the round may end soon);
+- ``captured``: cards captured by the Show;
+- ``chips_given``: a Scout's chip (an opponent's point, ``1 / (players − 1)`` of the
+  opponents' mean; 2 players: the own chip spent);
+- ``scouted``: the move scouts (Scout, or Scout & Show): a fixed cost, whatever the table;
+- ``tempo``: the strength of the Show left on the table (``group_key / 32``);
+- ``safe``: the share of opponents whose hands are too small to beat that Show;
+- ``ss_kept``: Scout & Show still available after the move;
+- ``ends_round``: the cards this seat would lose now if its Scout ends the round (S13.2: the
+  show's owner is exempt, everyone else pays for their hand);
+- ``empties``: the Show empties the hand (the round ends, S13.1).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from parlour.bots.scout.heuristic import best_group_key, partition
+from parlour.bots.scout.oneply import group_measure
+from parlour.games.scout import Flip, Scout, ScoutShow, Show, group_key
+
+FEATURES = (
+    "groups",
+    "lone",
+    "best",
+    "cards",
+    "measure",
+    "cards_urgent",
+    "captured",
+    "chips_given",
+    "scouted",
+    "tempo",
+    "safe",
+    "ss_kept",
+    "ends_round",
+    "empties",
+)
+"""The evaluation's features, in the order of a weight vector."""
+
+HAND_FEATURES = ("groups", "lone", "best", "cards", "measure")
+"""The features of a hand alone (the flip decision compares them for both orientations)."""
+
+WEIGHTS_FILE = "scout_eval.json"
+
+
+@cache
+def load_weights() -> tuple[float, ...]:
+    """The shipped weights (``scout_eval.json``), in :data:`FEATURES` order. Raises
+    ``ValueError`` if the file does not name exactly these features."""
+    text = resources.files("parlour.bots.scout").joinpath(WEIGHTS_FILE).read_text()
+    data = json.loads(text)
+    weights = data["weights"]
+    if set(weights) != set(FEATURES):
+        raise ValueError(f"{WEIGHTS_FILE} must give exactly the features {FEATURES}")
+    return tuple(float(weights[f]) for f in FEATURES)
+
+
+def hand_features(values: Sequence[int]) -> list[float]:
+    """``groups``, ``lone``, ``best``, ``cards`` and ``measure`` of a hand of these numbers."""
+    sizes = partition(values)
+    return [
+        float(len(sizes)),
+        float(sum(1 for s in sizes if s == 1)),
+        best_group_key(values) / 32,
+        float(len(values)),
+        group_measure(values),
+    ]
+
+
+def features(
+    view: Mapping[str, Any], action: Any, weights: Sequence[float] | None = None
+) -> list[float]:
+    """The feature vector (:data:`FEATURES` order) of ``action`` for the viewing seat; for a
+    Scout & Show, that of its following Show best by ``weights`` (default: the shipped ones)."""
+    cards = view["hand"]
+    hand = [c[0] for c in cards]
+    active = view["active_show"]
+    players = view["players"]
+    me = view["seat"]
+    seats = view["seats"]
+    opponents = [s["hand_size"] for s in seats if s["seat"] != me] or [1]
+    ss_available = 1.0 if me is not None and seats[me]["scout_show_available"] else 0.0
+    if isinstance(action, Flip):
+        values = [c[1] for c in reversed(cards)] if action.flip else hand
+        return _vector(values, opponents, ss_kept=ss_available)
+    if isinstance(action, Show):
+        rest = hand[: action.start] + hand[action.start + action.length :]
+        shown = hand[action.start : action.start + action.length]
+        return _vector(rest, opponents, captured=len(active), shown=shown, ss_kept=ss_available)
+    if isinstance(action, (Scout, ScoutShow)):
+        card = active[0] if action.end == "left" else active[-1]
+        number = card[1] if action.rotate else card[0]
+        new_hand = hand[: action.insert] + [number] + hand[action.insert :]
+        chip = 0.6 if players == 2 else 1.0 / max(1, players - 1)
+        if isinstance(action, Scout):
+            ends = players > 2 and view["scouts_since_show"] + 1 >= players - 1
+            return _vector(
+                new_hand,
+                opponents,
+                chips=chip,
+                ss_kept=ss_available,
+                ends_round=float(len(new_hand)) if ends else 0.0,
+            )
+        rest_show = active[1:] if action.end == "left" else active[:-1]
+        target = group_key([c[0] for c in rest_show])
+        weights = weights if weights is not None else load_weights()
+        best: list[float] = []
+        best_value = float("-inf")
+        for i in range(len(new_hand)):
+            for j in range(i + 1, len(new_hand) + 1):
+                key = group_key(new_hand[i:j])
+                if key == 0:
+                    break
+                if key > target:
+                    f = _vector(
+                        new_hand[:i] + new_hand[j:],
+                        opponents,
+                        captured=len(rest_show),
+                        shown=new_hand[i:j],
+                        chips=chip,
+                    )
+                    value = dot(weights, f)
+                    if value > best_value:
+                        best, best_value = f, value
+        return best or _vector(new_hand, opponents, chips=chip)
+    return [0.0] * len(FEATURES)
+
+
+def _vector(
+    values: Sequence[int],
+    opponents: Sequence[int],
+    *,
+    captured: int = 0,
+    shown: Sequence[int] = (),
+    chips: float = 0.0,
+    ss_kept: float = 0.0,
+    ends_round: float = 0.0,
+) -> list[float]:
+    groups, lone, best, count, measure = hand_features(values)
+    safe = sum(1 for h in opponents if h < len(shown)) / len(opponents) if shown else 0.0
+    return [
+        groups,
+        lone,
+        best,
+        count,
+        measure,
+        count / max(1, min(opponents)),
+        float(captured),
+        chips,
+        1.0 if chips else 0.0,
+        group_key(shown) / 32 if shown else 0.0,
+        safe,
+        ss_kept,
+        ends_round,
+        1.0 if shown and not values else 0.0,
+    ]
+
+
+def dot(weights: Sequence[float], values: Sequence[float]) -> float:
+    """The weighted sum of a feature vector."""
+    return sum(w * v for w, v in zip(weights, values, strict=True))
+
+
+class EvalBot:
+    """One-move lookahead with the feature evaluation; ``noise`` misjudges each action's value
+    (normal, that standard deviation), as ``heuristic:noise`` does. ``weights`` default to the
+    shipped ones."""
+
+    name = "eval"
+
+    def __init__(self, weights: Sequence[float] | None = None, noise: float = 0.0) -> None:
+        self.weights = tuple(weights) if weights is not None else load_weights()
+        if len(self.weights) != len(FEATURES):
+            raise ValueError(f"need {len(FEATURES)} weights, got {len(self.weights)}")
+        self.noise = noise
+
+    def score(self, view: Mapping[str, Any], action: Any) -> float:
+        """The value of ``action`` for the viewing seat (higher is better)."""
+        if isinstance(action, Flip):
+            values = [c[1] for c in reversed(view["hand"])] if action.flip else None
+            hand = values if values is not None else [c[0] for c in view["hand"]]
+            return dot(self.weights[: len(HAND_FEATURES)], hand_features(hand))
+        return dot(self.weights, features(view, action, self.weights))
+
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
+        """The legal action with the best score (ties and ``noise`` broken by ``rng``); raises
+        ``ValueError`` if there is none."""
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        best, best_score = legal[0], float("-inf")
+        for action in legal:
+            s = self.score(view, action) + (rng.gauss(0, self.noise) if self.noise else 0.0)
+            s += rng.random() * 1e-6
+            if s > best_score:
+                best, best_score = action, s
+        return best
+
+
+__all__ = ["FEATURES", "EvalBot", "dot", "features", "hand_features", "load_weights"]
