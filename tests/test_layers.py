@@ -14,6 +14,7 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "parlour"
 ALLOWED = {
     "core": {"core"},
     "games": {"core", "games"},
+    "art": {"core", "games", "art"},
     "bots": {"core", "games", "bots"},
     "table": {"core", "games", "table"},
     "store": {"core", "table", "store"},
@@ -23,7 +24,7 @@ ALLOWED = {
 }
 """Parlour packages each layer may import (the web folder holds no Python)."""
 
-STDLIB_ONLY = {"core", "games"}
+STDLIB_ONLY = {"core", "games", "art"}
 """Layers that may import nothing outside the standard library and Parlour."""
 
 THIRD_PARTY = {
@@ -96,6 +97,10 @@ def test_no_module_imports_across_the_layers() -> None:
         ("server/x.py", "from openskill.models import X\n", "server imports third-party openskill"),
         ("table/x.py", "from parlour.server import app\n", "table imports parlour.server"),
         ("store/x.py", "from parlour.cli import main\n", "store imports parlour.cli"),
+        ("games/scan/x.py", "from parlour.art import scan\n", "games imports parlour.art"),
+        ("games/scan/x.py", "from parlour.art.scan import card_svg\n", "games imports parlour.art"),
+        ("art/x.py", "from parlour.table import Table\n", "art imports parlour.table"),
+        ("art/x.py", "import numpy\n", "art imports third-party numpy"),
     ],
 )
 def test_the_layer_check_catches_a_crossing(
@@ -181,3 +186,14 @@ def test_the_server_and_the_command_line_start_without_the_arena_extra() -> None
     )
     assert "status 2" in done.stdout, done.stdout + done.stderr
     assert "parlour[arena]" in done.stderr, done.stderr
+
+
+def test_the_rules_layer_draws_nothing() -> None:
+    # Card art lives in parlour.art (the presentation): no engine module builds SVG or imports
+    # the art (the layer check above forbids games -> art; this catches a drawing moved back).
+    drawing = [
+        str(p.relative_to(SRC))
+        for p in sorted((SRC / "games").rglob("*.py"))
+        if "<svg" in p.read_text() or "parlour.art" in "".join(imports_of(p))
+    ]
+    assert drawing == []

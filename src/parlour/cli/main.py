@@ -6,13 +6,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from parlour.games.registry import get_game, names
+from parlour import art
+from parlour.games.registry import names
 
 
 def write_cards(game: str, out: Path, colour_blind: bool = False) -> list[Path]:
     """Write every card drawing of ``game`` as SVG files into ``out``; returns the files written.
 
-    The files are the game's ``GameSpec.drawings`` (for SCAN: one file per design,
+    The files are the game's art's ``drawings`` (:mod:`parlour.art`; for SCAN: one file per design,
     ``shape-00.svg`` … ``colour-22.svg``, a sheet per category, the Bluffo card and two sample
     cards). Creates ``out`` if needed. Raises ``ValueError`` for a game without card drawings and
     ``OSError`` if a file cannot be written.
@@ -20,11 +21,11 @@ def write_cards(game: str, out: Path, colour_blind: bool = False) -> list[Path]:
     drawn = games_with_drawings()
     if game not in drawn:
         raise ValueError(f"no card drawings for game {game!r}; only {', '.join(drawn)} has them")
-    drawings = get_game(game).drawings
+    drawings = art.drawings(game, colour_blind)
     assert drawings is not None
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, text in drawings(colour_blind).items():
+    for name, text in drawings.items():
         path = out / name
         path.write_text(text, encoding="utf-8")
         written.append(path)
@@ -33,7 +34,7 @@ def write_cards(game: str, out: Path, colour_blind: bool = False) -> list[Path]:
 
 def games_with_drawings() -> list[str]:
     """The games whose card drawings ``parlour cards`` can write."""
-    return [name for name in names() if get_game(name).drawings is not None]
+    return [name for name in names() if art.has_drawings(name)]
 
 
 def main(argv: list[str] | None = None) -> int:

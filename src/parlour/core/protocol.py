@@ -107,9 +107,8 @@ class GameSpec(Generic[S, A, V]):
     - ``device``: settings of this browser that the game's page reads (not sent to the
       server): a lobby offers each as a check box kept in ``localStorage`` as
       ``parlour.<name>`` (``"1"``/``"0"``).
-    - ``designs(colour_blind)``: the page's card drawings as one SVG sprite, served at
-      ``/<game>/designs.svg``; ``drawings(colour_blind)``: every card drawing as SVG files by
-      name (``parlour cards``). ``None``: the game has none.
+    - card drawings are not the rules' business: a game's art (``designs``, ``drawings``)
+      lives in :mod:`parlour.art`, found by the game's name.
     - ``lesson``: "Learn to play": a table on a fixed, named deal — ``{"seed": s, "players": n,
       "options": {...}}`` — where the learner has seat 0 and the other seats are ``tutor`` bots
       (``parlour.bots.levels.TUTOR``) that leave room for every kind of move; ``None``: the
@@ -151,8 +150,6 @@ class GameSpec(Generic[S, A, V]):
     option_players: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     labels: Mapping[str, str] = field(default_factory=dict)
     device: tuple[str, ...] = ()
-    designs: Callable[[bool], str] | None = None
-    drawings: Callable[[bool], Mapping[str, str]] | None = None
     lesson: Mapping[str, Any] | None = None
 
 

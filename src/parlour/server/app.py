@@ -54,6 +54,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from parlour import art
 from parlour.bots.levels import LEVELS, level_words
 from parlour.games.registry import get_game, names
 from parlour.server.bots import BotRunner
@@ -324,14 +325,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return html_page(request, name)
 
     async def designs(request: Request) -> Response:
-        # A game's card drawings as an SVG sprite (colour-blind variant with ?colour_blind=1).
-        try:
-            spec = get_game(request.path_params["game"])
-        except KeyError:
-            spec = None
-        if spec is None or spec.designs is None:
+        # A game's card drawings as an SVG sprite (colour-blind variant with ?colour_blind=1),
+        # from its art (parlour.art: the presentation, found by the game's name).
+        text = art.designs(
+            request.path_params["game"], request.query_params.get("colour_blind") == "1"
+        )
+        if text is None:
             return _problem(404, "not_found", "no such drawings")
-        text = spec.designs(request.query_params.get("colour_blind") == "1")
         return Response(text, media_type="image/svg+xml",
                         headers={"cache-control": "public, max-age=3600"})  # fmt: skip
 

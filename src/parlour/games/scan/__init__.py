@@ -1,8 +1,9 @@
 """SCAN (Parker Brothers, 1970): the rules engine, following ``shared/rules/scan.md`` (C1–C14).
 
 A real-time game with time as an input: touches and Bluffo slaps are collected and races are
-decided at deadlines, by reaction time (see :mod:`parlour.games.scan.rules`). The card drawings
-(``designs.py``, ``svg.py``) are not imported here: the engine only compares design ids.
+decided at deadlines, by reaction time (see :mod:`parlour.games.scan.rules`). The card designs
+(``designs.py``) are not imported here: the engine only compares design ids; drawing them is
+the presentation's business (:mod:`parlour.art.scan`).
 
 >>> import random
 >>> from parlour.core import Timeout
@@ -54,20 +55,6 @@ from parlour.games.scan.state import (
 from parlour.games.scan.view import hidden_info, scramble_hidden, view
 from parlour.games.scan.views import ScanView
 
-
-def _designs(colour_blind: bool) -> str:
-    # The drawings are imported only when a page asks for them.
-    from parlour.games.scan.svg import sprite_svg
-
-    return sprite_svg(colour_blind)
-
-
-def _drawings(colour_blind: bool) -> dict[str, str]:
-    from parlour.games.scan.svg import deck_files
-
-    return deck_files(colour_blind=colour_blind)
-
-
 GAME: GameSpec[State, Action, ScanView] = GameSpec(
     name="scan",
     min_players=2,
@@ -100,8 +87,6 @@ GAME: GameSpec[State, Action, ScanView] = GameSpec(
         "colourBlind": "lobby.scan.colour_blind",
     },
     device=("colourBlind",),
-    designs=_designs,
-    drawings=_drawings,
     # Learn to play: seed 3, SHAPE with Bluffo: the first two tan cards have a match, the third
     # none; a minute to search each card.
     lesson={

@@ -1,6 +1,6 @@
 // SCAN cards drawn in the browser: the server's sprite of the 92 quarter designs is inlined
 // once, and each card is a small SVG with four <use> in its fixed quarters (see
-// parlour.games.scan.svg.card_svg for the same geometry and colours).
+// parlour.art.scan.card_svg for the same geometry and colours).
 
 import { t } from "./i18n.js";
 

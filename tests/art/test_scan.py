@@ -11,6 +11,15 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from parlour.art.scan import (
+    BACKS,
+    bluffo_svg,
+    card_svg,
+    deck_files,
+    quarter_svg,
+    shape_path,
+    sheet_svg,
+)
 from parlour.games.scan.designs import (
     CATEGORIES,
     COLOUR,
@@ -23,15 +32,6 @@ from parlour.games.scan.designs import (
     ShapeDesign,
     design,
     designs,
-)
-from parlour.games.scan.svg import (
-    BACKS,
-    bluffo_svg,
-    card_svg,
-    deck_files,
-    quarter_svg,
-    shape_path,
-    sheet_svg,
 )
 
 NS = "http://www.w3.org/2000/svg"
@@ -83,7 +83,7 @@ def test_C2_shape_silhouettes_are_distinct_closed_paths() -> None:
 
 DIGEST = """
 import hashlib, json
-from parlour.games.scan.svg import bluffo_svg, card_svg, deck_files
+from parlour.art.scan import bluffo_svg, card_svg, deck_files
 text = json.dumps([card_svg((3, 4, 5, 6), "blue", True), deck_files(), bluffo_svg()])
 print(hashlib.sha256(text.encode()).hexdigest())
 """

@@ -508,3 +508,13 @@ def sprite_svg(colour_blind: bool = False) -> str:
             )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def designs(colour_blind: bool = False) -> str:
+    """The SCAN page's drawings (:func:`sprite_svg`), served at ``/scan/designs.svg``."""
+    return sprite_svg(colour_blind)
+
+
+def drawings(colour_blind: bool = False) -> dict[str, str]:
+    """Every SCAN drawing as files (:func:`deck_files`), written by ``parlour cards scan``."""
+    return deck_files(colour_blind=colour_blind)
