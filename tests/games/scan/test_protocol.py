@@ -221,3 +221,20 @@ def test_replay_and_pickle_rebuild_the_same_state() -> None:
     assert json.loads(json.dumps(view(final, 0))) == view(final, 0)
     result = outcome(final)
     assert result is not None and len(result["scores"]) == 4
+
+
+def test_states_are_immutable_and_share_one_append_only_history() -> None:
+    # The same idiom as SCOUT and SNAP: slotted states, frozen once handed out, whose history
+    # is a linked list shared with the states before (an event costs O(1), not a copy).
+    state = new_state({"players": 3, "bluffo": True}, seed=5)
+    with pytest.raises(AttributeError):
+        state.extra = 1  # type: ignore[attr-defined]
+    before = state.events()
+    nxt = apply(state, None, Timeout(), deadline(state))
+    assert state.events() == before and nxt.events()[: len(before)] == before
+    assert nxt.log[0] is state.log  # the new state links to the old history, uncopied
+    assert nxt.round_log() == [e for e in nxt.events() if e[0] == "reveal"]
+    later = apply(nxt, 0, Touch(0, 400), nxt.reveal_ms + 400)
+    assert later.log is nxt.log  # a waiting input is not an event yet
+    assert hash(later) == hash(pickle.loads(pickle.dumps(later)))
+    assert pickle.loads(pickle.dumps(later)) == later

@@ -56,7 +56,7 @@ TAN, BLUE = small_deck(6)
 
 
 def events(state: State, kind: str) -> list[tuple[object, ...]]:
-    return [e for e in state.log if e[0] == kind]
+    return [e for e in state.round_log() if e[0] == kind]
 
 
 # --------------------------------------------------------------------------------------------
@@ -313,7 +313,7 @@ def test_C10_the_first_slap_counts_and_later_ones_are_ignored() -> None:
     state = act(state, 0, Bluffo(400), T + 500)
     state = decide(act(state, 1, Bluffo(900), T + 700))
     assert state.claimant == 0
-    assert ("bluffo", 1, 900, "ignored") in state.log
+    assert ("bluffo", 1, 900, "ignored") in state.round_log()
     assert to_act(state) == (1, 2)  # the ignored slapper searches on
     assert BLUFFO not in legal_actions(state, 2)
     with pytest.raises(IllegalAction, match="already slapped"):
@@ -324,7 +324,7 @@ def test_C10_wrong_slap_and_nobody_finds_the_match_is_no_winner() -> None:
     state = decide(act(position(3, bluffo=True, won=[[1], [], []]), 0, BLUFFO, T + 500))
     assert deadline(state) == T + 3750 and deadline_kind(state) == "checking"  # as if right
     state = timeout(state)  # the verdict: the claim was wrong, the others search on
-    assert state.phase == ROUND and ("claim_wrong", 0) in state.log
+    assert state.phase == ROUND and ("claim_wrong", 0) in state.round_log()
     assert deadline(state) == T + 20_000 and deadline_kind(state) == "round_timer"
     state = timeout(state)
     assert events(state, "no_winner") == [("no_winner", "timer", 0)]
@@ -336,7 +336,7 @@ def test_C10_a_wrong_claim_is_checked_for_the_full_window_even_past_the_round_ti
     state = decide(act(state, 0, BLUFFO, T + 1_500))  # decided at T + 1750
     assert deadline(state) == T + 4_750 and deadline_kind(state) == "checking"
     state = timeout(state)  # the verdict, and the round timer has run out too
-    assert state.phase == PAUSE and ("claim_wrong", 0) in state.log
+    assert state.phase == PAUSE and ("claim_wrong", 0) in state.round_log()
     assert events(state, "no_winner") == [("no_winner", "timer", 0)]
 
 
@@ -349,7 +349,7 @@ def test_C10_right_slap_confirmation_window_then_the_claimant_scores() -> None:
     state = timeout(state)
     assert state.claimant == 0 and state.checking_until == T + 1250 + 3000
     assert deadline(state) == T + 4250 and deadline_kind(state) == "checking"
-    assert ("checking", 0, T + 4250) in state.log
+    assert ("checking", 0, T + 4250) in state.round_log()
     state = timeout(state)
     assert state.phase == PAUSE and state.set_aside == (TAN[0],)
     assert state.bluffos == (1, 0, 0) and state.stack == 2
@@ -407,7 +407,7 @@ def test_C10_nobody_can_tell_a_right_claim_from_a_wrong_one_until_the_verdict() 
     assert view(right, 2)["checking_until_ms"] == T + 3_750
     right, wrong = timeout(right), timeout(wrong)  # the verdict
     assert right.phase == PAUSE and right.bluffos == (1, 0, 0)
-    assert wrong.phase == ROUND and ("claim_wrong", 0) in wrong.log
+    assert wrong.phase == ROUND and ("claim_wrong", 0) in wrong.round_log()
     assert _neutral(view(right, None)) != _neutral(view(wrong, None))
 
 
@@ -476,7 +476,7 @@ def test_C11_an_unused_choice_lapses_after_five_seconds_category_unchanged() -> 
         apply(state, 1, ChooseCategory("colour"), T + 750 + 5_001)
     state = timeout(state)
     assert state.phase == ROUND and state.round_category == 0 and state.reveal_ms == T + 5_750
-    assert state.log[0] == ("choice_lapsed", 1, 0)
+    assert state.round_log()[0] == ("choice_lapsed", 1, 0)
 
 
 def test_C11_a_choice_timer_shorter_than_the_pause_lapses_first() -> None:
@@ -485,7 +485,7 @@ def test_C11_a_choice_timer_shorter_than_the_pause_lapses_first() -> None:
     assert state.phase == PAUSE and state.chooser is None and state.time_ms == T + 1_250
     assert deadline(state) == T + 2_750 and to_act(state) == ()
     state = timeout(state)
-    assert state.round_category == 0 and state.log[0] == ("choice_lapsed", 1, 0)
+    assert state.round_category == 0 and state.round_log()[0] == ("choice_lapsed", 1, 0)
 
 
 def test_C11_no_choice_after_a_round_with_no_winner() -> None:
@@ -612,8 +612,8 @@ def test_C14_the_faster_correct_touch_wins_even_if_it_arrives_later() -> None:
     assert deadline(state) == T + 850 and deadline_kind(state) == "decision"
     state = timeout(state)
     assert state.won[2] == (TAN[0],)
-    assert ("touch", 1, 0, 500, "beaten") not in state.log  # 50 ms apart: not simultaneous
-    assert ("touch", 1, 0, 500, "late") in state.log
+    assert ("touch", 1, 0, 500, "beaten") not in state.round_log()  # 50 ms apart: not simultaneous
+    assert ("touch", 1, 0, 500, "late") in state.round_log()
 
 
 def _tie(seed: int, first: int, second: int) -> int:
@@ -632,16 +632,16 @@ def test_C14_correct_touches_within_the_tie_window_are_drawn_from_the_seed() -> 
     assert draws == [_tie(seed, 0, 2) for seed in range(60)]  # reproducible
     assert draws == [_tie(seed, 2, 0) for seed in range(60)]  # 15 ms faster: no advantage
     state = decide(act(act(position(3), 0, Touch(0, 500), T + 500), 1, Touch(0, 520), T + 520))
-    assert state.log[1][0] == "draw"  # 20 ms apart is still simultaneous...
+    assert state.round_log()[1][0] == "draw"  # 20 ms apart is still simultaneous...
     state = decide(act(act(position(3), 0, Touch(0, 500), T + 500), 1, Touch(0, 521), T + 521))
-    assert state.won[0] and not any(e[0] == "draw" for e in state.log)  # ...21 ms is not
+    assert state.won[0] and not any(e[0] == "draw" for e in state.round_log())  # ...21 ms is not
 
 
 def test_C14_a_correct_touch_beats_a_bluffo_slap_within_the_window() -> None:
     state = position(3, bluffo=True, won=[[1], [], []])
     state = act(state, 0, Bluffo(rt_ms=500), T + 500)
     state = decide(act(state, 1, Touch(0, rt_ms=515), T + 515))
-    assert state.claimant is None and ("bluffo", 0, 500, "beaten") in state.log
+    assert state.claimant is None and ("bluffo", 0, 500, "beaten") in state.round_log()
     assert state.won == ((TAN[1],), (TAN[0],), ())  # the slapper gives nothing
 
 
@@ -662,8 +662,8 @@ def test_C7_a_wrong_touch_within_the_tie_window_before_the_winner_still_disquali
     state = act(state, 2, Touch(3, rt_ms=470), T + 495)  # wrong, 30 ms before
     state = decide(act(state, 0, Touch(0, rt_ms=500), T + 500))
     assert state.disqualified == {1, 2}
-    assert ("touch", 1, 4, 490, "wrong") in state.log
-    assert ("touch", 2, 3, 470, "wrong") in state.log
+    assert ("touch", 1, 4, 490, "wrong") in state.round_log()
+    assert ("touch", 2, 3, 470, "wrong") in state.round_log()
     assert state.won == ((TAN[0], TAN[1], TAN[2]), (), ())  # both pay a card (C8)
 
 
@@ -678,7 +678,7 @@ def test_C7_a_wrong_touch_after_the_winning_touch_is_too_late() -> None:
     state = position(3, won=[[], [1], []])
     state = act(state, 0, Touch(0, rt_ms=500), T + 500)
     state = decide(act(state, 1, Touch(4, rt_ms=510), T + 510))  # the round was already won
-    assert state.disqualified == frozenset() and ("touch", 1, 4, 510, "late") in state.log
+    assert state.disqualified == frozenset() and ("touch", 1, 4, 510, "late") in state.round_log()
     assert state.won == ((TAN[0],), (TAN[1],), ())
 
 
@@ -686,7 +686,7 @@ def test_C10_a_wrong_no_match_call_within_the_tie_window_before_the_winner_disqu
     state = position(3, bluffo=True, bluffos=[1, 1, 1], won=[[], [1], []])
     state = act(state, 1, Bluffo(rt_ms=490), T + 490)  # empty stack: a "no match" call
     state = decide(act(state, 0, Touch(0, rt_ms=500), T + 500))
-    assert state.disqualified == {1} and ("bluffo", 1, 490, "wrong") in state.log
+    assert state.disqualified == {1} and ("bluffo", 1, 490, "wrong") in state.round_log()
     assert state.won == ((TAN[0], TAN[1]), (), ())
 
 
@@ -707,7 +707,7 @@ def test_C14_the_race_is_decided_a_decision_window_after_the_first_input() -> No
         apply(state, 2, Touch(0, rt_ms=100), T + 1401)
     state = timeout(state)  # the later-arriving but faster correct touch wins
     assert state.won[1] == (TAN[0],) and state.disqualified == frozenset()
-    assert ("touch", 0, 3, 1000, "late") in state.log
+    assert ("touch", 0, 3, 1000, "late") in state.round_log()
 
 
 def test_C14_the_decision_never_waits_past_the_round_timer() -> None:
@@ -721,7 +721,7 @@ def test_C14_the_decision_never_waits_past_the_round_timer() -> None:
 def test_C14_anticipation_is_ignored_without_penalty() -> None:
     state = act(position(3), 0, Touch(3), T + 60)
     assert state.pending == () and to_act(state) == (0, 1, 2)
-    assert state.log[-1] == ("anticipation", 0, "touch", 60)
+    assert state.round_log()[-1] == ("anticipation", 0, "touch", 60)
     state = act(state, 0, Touch(0, rt_ms=99), T + 300)
     assert state.pending == ()
     state = act(state, 0, Touch(0, rt_ms=100), T + 300)

@@ -1,9 +1,10 @@
 """SCAN (Parker Brothers, 1970): the rules engine, following ``shared/rules/scan.md`` (C1–C14).
 
 A real-time game with time as an input: touches and Bluffo slaps are collected and races are
-decided at deadlines, by reaction time (see :mod:`parlour.games.scan.rules`). The card designs
-(``designs.py``) are not imported here: the engine only compares design ids; drawing them is
-the presentation's business (:mod:`parlour.art.scan`).
+decided at deadlines, by reaction time (see :mod:`parlour.games.scan.rules` and
+:mod:`parlour.games.scan.decide`). The card designs (``designs.py``) are not imported here: the
+engine only compares design ids; drawing them is the presentation's business
+(:mod:`parlour.art.scan`).
 
 >>> import random
 >>> from parlour.core import Timeout
@@ -43,14 +44,13 @@ from parlour.games.scan.rules import (
     race,
     to_act,
 )
+from parlour.games.scan.start import new_state, state_from_cards
 from parlour.games.scan.state import (
     GameResult,
     Pending,
     ScanOptions,
     State,
-    new_state,
     options_from_json,
-    state_from_cards,
 )
 from parlour.games.scan.view import hidden_info, scramble_hidden, view
 from parlour.games.scan.views import ScanView

@@ -48,9 +48,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from parlour.core import GameOver, IllegalAction, InvalidAction, NotYourTurn, Timeout, derive_rng
+from parlour.core import GameOver, IllegalAction, InvalidAction, NotYourTurn, Timeout
 from parlour.core.protocol import Decide
-from parlour.core.race import OpenRace, first_group
+from parlour.core.race import OpenRace
 from parlour.games.scan.actions import (
     BLUFFO,
     CHOICES,
@@ -61,21 +61,10 @@ from parlour.games.scan.actions import (
     Touch,
     check_action,
 )
-from parlour.games.scan.cards import (
-    CATEGORIES,
-    Card,
-    match_index,
-)
-from parlour.games.scan.state import (
-    OVER,
-    PAUSE,
-    ROUND,
-    GameResult,
-    Pending,
-    State,
-    reveal,
-    setup_game,
-)
+from parlour.games.scan.cards import CATEGORIES
+from parlour.games.scan.decide import decide_inputs, end_round_if_over
+from parlour.games.scan.start import reveal, setup_game
+from parlour.games.scan.state import OVER, PAUSE, ROUND, Pending, State, round_end
 
 # --------------------------------------------------------------------------------------------
 # Who acts, what is legal, when the next deadline is
@@ -112,15 +101,6 @@ def legal_actions(state: State, seat: int) -> list[Action]:
             out.append(BLUFFO)
         return out
     return list(CHOICES)
-
-
-def round_end(state: State) -> int:
-    """When the current round ends with no further input, or its Bluffo claim is judged: the
-    end of the claim's check while one is checked (C10), else ``round_timer_ms`` after the
-    reveal (C9)."""
-    if state.checking_until is not None:
-        return state.checking_until
-    return state.reveal_ms + state.options.round_timer_ms
 
 
 def deadline(state: State) -> int | None:
@@ -229,8 +209,8 @@ def apply(state: State, seat: int | None, action: Action, now_ms: int) -> State:
             raise IllegalAction(f"the inputs were due to be decided at {due} ms, not {now} ms")
         new = state.clone()
         new.time_ms = now
-        _decide(new, now)
-        _end_round_if_over(new, now)
+        decide_inputs(new, now)
+        end_round_if_over(new, now)
         return new
     if type(action) is Timeout:
         if seat is not None:
@@ -292,7 +272,7 @@ def _input(state: State, seat: int, action: Action, now: int, due: int) -> State
     new = state.clone()
     new.time_ms = now
     if credited < state.options.anticipation_ms:  # N9: a reaction before the card was seen
-        new.log = (*state.log, ("anticipation", seat, kind, credited))
+        new.log = (state.log, ("anticipation", seat, kind, credited))
         return new
     new.pending = (*state.pending, Pending(seat, kind, index, credited, now))
     return new
@@ -316,7 +296,7 @@ def _choose(state: State, seat: int, action: Action, now: int, due: int) -> Stat
     new.category = CATEGORIES.index(action.category)
     new.chooser = None
     new.next_reveal_ms = max(state.next_reveal_ms, now)
-    new.log = (*state.log, ("choose", seat, new.category))
+    new.log = (state.log, ("choose", seat, new.category))
     return new
 
 
@@ -325,223 +305,17 @@ def _timeout(state: State, now: int) -> State:
     new.time_ms = now
     if state.phase == PAUSE:
         if state.chooser is not None:  # C11: no choice in time, the category is unchanged
-            new.log = (*state.log, ("choice_lapsed", state.chooser, state.category))
+            new.log = (state.log, ("choice_lapsed", state.chooser, state.category))
             new.chooser = None
             new.next_reveal_ms = max(state.next_reveal_ms, now)
             if now < new.next_reveal_ms:
                 return new
         if state.game_finished:  # C13: the next game of four in a row
             setup_game(new, state.game + 1, now)
-        else:
-            lapsed = new.log[-1:] if new.log[-1][0] == "choice_lapsed" else ()
+        else:  # the new round's log shows a lapsed choice (``State.round_log``)
             reveal(new, now)
-            new.log = lapsed + new.log  # the new round's log shows that the choice lapsed
         return new
     if state.pending:
-        _decide(new, now)
-    _end_round_if_over(new, now)
+        decide_inputs(new, now)
+    end_round_if_over(new, now)
     return new
-
-
-def _end_round_if_over(new: State, now: int) -> None:
-    # C9/C10: after a decision or at the deadline (a state under construction): judge a Bluffo
-    # claim whose check is over (or with nobody left to search), then end the round if nobody
-    # eligible is left or its timer has run out.
-    if new.phase != ROUND:
-        return
-    over = not new.eligible()
-    if new.checking_until is not None:
-        if not over and now < new.checking_until:
-            return
-        assert new.tan is not None and new.claimant is not None
-        if match_index(new.layout, new.tan, new.round_category) is None:
-            _bluffo_win(new, now)
-            return
-        if now >= new.checking_until:  # the verdict: wrong; the others search on
-            new.checking_until = None
-            new.log = (*new.log, ("claim_wrong", new.claimant))
-    if over or now >= round_end(new):
-        _no_winner(new, now, "all_disqualified" if over else "timer")
-
-
-# --------------------------------------------------------------------------------------------
-# Deciding a race (C14) and ending a round (C8–C12)
-
-
-def _draw(state: State, kind: str, seats: list[int]) -> int:
-    # C14: simultaneous inputs; the winner is drawn from the game's seeded generator.
-    return derive_rng(state.seed, "scan", "draw", state.seq, kind).choice(sorted(seats))
-
-
-def _is_correct(state: State, p: Pending) -> bool:
-    assert state.tan is not None
-    cat = state.round_category
-    return p.blue_index is not None and state.layout[p.blue_index][cat] == state.tan[cat]
-
-
-def _decide(new: State, now: int) -> None:
-    # Decide the waiting inputs of ``new`` (a state under construction) at ``now``.
-    assert new.tan is not None
-    tie = new.options.tie_window_ms
-    entries = sorted(new.pending, key=lambda p: (p.rt_ms, p.seat))
-    new.pending = ()
-    log = list(new.log)
-    correct = [p for p in entries if _is_correct(new, p)]
-    if not correct:
-        if not _settle(new, entries, log, now):
-            new.log = tuple(log)
-        return
-    first = correct[0].rt_ms
-    tied = [e.seat for e in first_group([p.entry() for p in correct], tie)]
-    winner = tied[0] if len(tied) == 1 else _draw(new, "touch", tied)
-    if len(tied) > 1:
-        log.append(("draw", "touch", tuple(tied), winner))
-    # C7/C14: inputs before the window take effect, and so do wrong touches and "no match"
-    # calls up to the first correct touch; only a Bluffo slap within the window is beaten.
-    slap = new.stack > 0
-    before = [
-        p
-        for p in entries
-        if p.rt_ms < first - tie
-        or (p.rt_ms <= first and p not in correct and not (slap and p.kind == "bluffo"))
-    ]
-    _settle(new, before, log, now)  # there is a match, so this cannot end the round
-    for p in entries:
-        if p in before:
-            continue
-        if p.seat == winner:
-            verdict = "won"
-        elif p.seat in tied:
-            verdict = "tie_lost"
-        else:
-            verdict = "beaten" if slap and p.kind == "bluffo" and p.rt_ms <= first + tie else "late"
-        log.append(_entry_event(p, verdict))
-    new.log = tuple(log)
-    _touch_win(new, winner, now)
-
-
-def _settle(new: State, entries: list[Pending], log: list[tuple[Any, ...]], now: int) -> bool:
-    # Let inputs that are not correct touches take effect, in order of reaction time (C7, C10):
-    # wrong touches and wrong "no match" calls disqualify; the earliest slap (simultaneous ones:
-    # drawn) becomes the claim if there is none yet, later ones are ignored; a right "no match"
-    # call ends the round with no winner. Returns whether the round ended (``new.log`` is then
-    # written).
-    assert new.tan is not None
-    has_match = match_index(new.layout, new.tan, new.round_category) is not None
-    slapping = new.stack > 0
-    claimed = False
-    if slapping and new.claimant is None:
-        slaps = [p.entry() for p in entries if p.kind == "bluffo"]
-        if slaps:
-            tied = [e.seat for e in first_group(slaps, new.options.tie_window_ms)]
-            new.claimant = tied[0] if len(tied) == 1 else _draw(new, "bluffo", tied)
-            claimed = True
-            if len(tied) > 1:
-                log.append(("draw", "bluffo", tuple(tied), new.claimant))
-    disqualified = set(new.disqualified)
-    for i, p in enumerate(entries):
-        if p.kind == "touch":
-            disqualified.add(p.seat)
-            log.append(_entry_event(p, "wrong"))
-        elif slapping:
-            ignored = not claimed or p.seat != new.claimant
-            log.append(_entry_event(p, "ignored" if ignored else "claim"))
-        elif has_match:  # a wrong "no match" call disqualifies
-            disqualified.add(p.seat)
-            log.append(_entry_event(p, "wrong"))
-        else:  # a right "no match" call: the card is set aside, for nobody
-            log.append(_entry_event(p, "right"))
-            log += [_entry_event(q, "late") for q in entries[i + 1 :]]
-            new.disqualified = frozenset(disqualified)
-            new.log = tuple(log)
-            _no_winner(new, now, "no_match_call")
-            return True
-    new.disqualified = frozenset(disqualified)
-    if claimed:  # C10: checked for a while, right or wrong; nobody is told which until then
-        new.checking_until = now + new.options.confirm_window_ms
-        log.append(("checking", new.claimant, new.checking_until))
-    return False
-
-
-def _entry_event(p: Pending, verdict: str) -> tuple[Any, ...]:
-    if p.kind == "touch":
-        return ("touch", p.seat, p.blue_index, p.rt_ms, verdict)
-    return ("bluffo", p.seat, p.rt_ms, verdict)
-
-
-def _take(new: State, winner: int, givers: list[int], first: list[Card]) -> list[tuple[Any, ...]]:
-    # C8: the winner adds ``first`` and then each giver's most recently won tan card, givers in
-    # seat order (a giver with none gives nothing); returns (giver, card) pairs.
-    won = list(new.won)
-    pile = list(won[winner]) + first
-    taken: list[tuple[Any, ...]] = []
-    for g in sorted(set(givers)):
-        if won[g]:
-            card = won[g][-1]
-            won[g] = won[g][:-1]
-            pile.append(card)
-            taken.append((g, card))
-    won[winner] = tuple(pile)
-    new.won = tuple(won)
-    return taken
-
-
-def _touch_win(new: State, winner: int, now: int) -> None:
-    # C8: the toucher takes t plus a card from each disqualified seat and a wrong claimant.
-    assert new.tan is not None
-    givers = list(new.disqualified)
-    if new.claimant is not None:
-        givers.append(new.claimant)
-    taken = _take(new, winner, givers, [new.tan])
-    new.log = (*new.log, ("win", winner, "touch", tuple(taken)))
-    _end_round(new, now, winner)
-
-
-def _bluffo_win(new: State, now: int) -> None:
-    # C10: the claimant takes the top Bluffo card and a tan card from each disqualified seat;
-    # t is set aside.
-    claimant = new.claimant
-    assert claimant is not None and new.tan is not None
-    taken = _take(new, claimant, list(new.disqualified), [])
-    new.stack -= 1
-    new.bluffos = tuple(b + (s == claimant) for s, b in enumerate(new.bluffos))
-    new.set_aside = (*new.set_aside, new.tan)
-    new.log = (*new.log, ("win", claimant, "bluffo", tuple(taken)))
-    _end_round(new, now, claimant)
-
-
-def _no_winner(new: State, now: int, reason: str) -> None:
-    # C9: the match is highlighted, t is set aside and scores for nobody.
-    assert new.tan is not None
-    new.set_aside = (*new.set_aside, new.tan)
-    match = match_index(new.layout, new.tan, new.round_category)
-    new.log = (*new.log, ("no_winner", reason, match))
-    _end_round(new, now, None)
-
-
-def _end_round(new: State, now: int, winner: int | None) -> None:
-    # C11–C13: pause before the next reveal (Dealer's Choice for the winner), or end the game.
-    opts = new.options
-    new.phase = PAUSE
-    new.pending = ()
-    new.checking_until = None
-    new.next_reveal_ms = now + opts.reveal_pause_ms
-    if new.covered:
-        if opts.dealers_choice and winner is not None:
-            new.chooser = winner
-            new.choice_until = now + opts.choice_timer_ms
-        return
-    n = new.players
-    scores = tuple(new.score(s) for s in range(n))
-    result = GameResult(
-        new.game,
-        new.series[new.game],
-        tuple(len(p) for p in new.won),
-        new.bluffos,
-        scores,
-    )
-    new.results = (*new.results, result)
-    new.totals = tuple(t + s for t, s in zip(new.totals, scores, strict=True))
-    new.log = (*new.log, ("game_over", new.game, scores))
-    if new.game + 1 >= opts.games:
-        new.phase = OVER

@@ -1,28 +1,27 @@
-"""SCAN's game state (treated as immutable), its options, and how games are set up (C4–C6, C13).
+"""SCAN's game state (immutable) and its options (games are set up in ``start``, C4–C6, C13).
 
-A state holds the seed and the chance drawn from it (the deck, each game's tan order, blue
-layout and Bluffo removal, the category when it is random, tie draws), so ``seed + inputs``
-rebuilds a game exactly. Time is an input too: every action is applied at a ``now_ms`` given by
-the caller, on whatever clock it likes, as long as it never runs backwards; a new game stands at
-time 0 and reveals its first card at its first deadline.
+States are never modified after they are handed out: ``rules.apply`` builds a new one, sharing
+the history (a linked list) with the state before. A state holds the seed and the chance drawn
+from it (the deck, each game's tan order, blue layout and Bluffo removal, the category when it
+is random, tie draws), so ``seed + inputs`` rebuilds a game exactly.
+
+Time is an input too: every action is applied at a ``now_ms`` given by the caller, on whatever
+clock it likes, as long as it never runs backwards; a new game stands at time 0 and reveals its
+first card at its first deadline.
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parlour.core import InvalidAction, derive_rng
+from parlour.core import InvalidAction
 from parlour.core.race import ANTICIPATION_MS, TIE_WINDOW_MS, RaceEntry
+from parlour.core.state import LoggedState
 from parlour.games.scan.cards import (
-    BLUFFO_CARDS,
     BLUFFO_POINTS,
     CATEGORIES,
     Card,
-    deal_deck,
-    is_card,
 )
 
 PAUSE = 0
@@ -177,8 +176,10 @@ class GameResult:
         }
 
 
-@dataclass(slots=True)
-class State:
+_new_state_object = object.__new__
+
+
+class State(LoggedState):
     """A SCAN game at one moment. Treat as immutable: ``apply`` builds new states.
 
     Cards are 4-tuples of design ids; per-seat tuples are indexed by seat.
@@ -201,8 +202,44 @@ class State:
     - ``next_reveal_ms``: when the pause ends; ``chooser``/``choice_until``: a pending
       Dealer's Choice;
     - ``totals``: scores of the finished games; ``results``: one ``GameResult`` per finished
-      game; ``log``: the current (or last) round's events, oldest first.
+      game; ``log``: the whole game's public history as a linked list ``(previous, event)``
+      shared with the states before (``None`` = empty; ``events()`` flattens it,
+      ``round_log()`` gives the current, or last, round's events).
     """
+
+    __slots__ = (
+        "blue_deck",
+        "bluffos",
+        "category",
+        "checking_until",
+        "choice_until",
+        "chooser",
+        "claimant",
+        "covered",
+        "disqualified",
+        "game",
+        "layout",
+        "log",
+        "next_reveal_ms",
+        "options",
+        "pending",
+        "phase",
+        "removed",
+        "results",
+        "reveal_ms",
+        "round",
+        "round_category",
+        "seed",
+        "seq",
+        "series",
+        "set_aside",
+        "stack",
+        "tan",
+        "tan_deck",
+        "time_ms",
+        "totals",
+        "won",
+    )
 
     options: ScanOptions
     seed: int | str
@@ -234,11 +271,43 @@ class State:
     choice_until: int
     totals: tuple[int, ...]
     results: tuple[GameResult, ...]
-    log: tuple[tuple[Any, ...], ...]
+    log: Any
 
     def clone(self) -> State:
         """A shallow copy, to be changed by the code that builds the next state."""
-        return copy.copy(self)
+        new = _new_state_object(State)
+        new.options = self.options
+        new.seed = self.seed
+        new.tan_deck = self.tan_deck
+        new.blue_deck = self.blue_deck
+        new.series = self.series
+        new.game = self.game
+        new.category = self.category
+        new.round_category = self.round_category
+        new.layout = self.layout
+        new.removed = self.removed
+        new.covered = self.covered
+        new.tan = self.tan
+        new.phase = self.phase
+        new.seq = self.seq
+        new.round = self.round
+        new.reveal_ms = self.reveal_ms
+        new.time_ms = self.time_ms
+        new.disqualified = self.disqualified
+        new.claimant = self.claimant
+        new.checking_until = self.checking_until
+        new.pending = self.pending
+        new.won = self.won
+        new.bluffos = self.bluffos
+        new.stack = self.stack
+        new.set_aside = self.set_aside
+        new.next_reveal_ms = self.next_reveal_ms
+        new.chooser = self.chooser
+        new.choice_until = self.choice_until
+        new.totals = self.totals
+        new.results = self.results
+        new.log = self.log
+        return new
 
     def __repr__(self) -> str:
         return (
@@ -259,6 +328,35 @@ class State:
         """Whether the current game has been scored (its last round is over)."""
         return len(self.results) > self.game
 
+    def events(self) -> list[tuple[Any, ...]]:
+        """The whole history, oldest first (every game of a series). Events are tuples whose
+        first item is the kind (see ``decide`` and ``start``)."""
+        out = []
+        node = self.log
+        while node is not None:
+            node, event = node
+            out.append(event)
+        out.reverse()
+        return out
+
+    def round_log(self) -> list[tuple[Any, ...]]:
+        """The current (or, during a pause, the last) round's events, oldest first: from its
+        ``reveal`` (preceded by a ``choice_lapsed`` when the Dealer's Choice before it lapsed)
+        or, before a game's first reveal, from the game's ``setup``."""
+        out = []
+        node = self.log
+        while node is not None:
+            node, event = node
+            out.append(event)
+            if event[0] == "setup":
+                break
+            if event[0] == "reveal":
+                if node is not None and node[1][0] == "choice_lapsed":
+                    out.append(node[1])
+                break
+        out.reverse()
+        return out
+
     def eligible(self) -> list[int]:
         """C7/C10: the seats that may still touch this round (not disqualified, not the
         Bluffo claimant), whether or not they have an input pending."""
@@ -269,200 +367,10 @@ class State:
         return out
 
 
-def series_for(options: ScanOptions, seed: int | str) -> tuple[int, ...]:
-    """C5/C13: the category of each game: the agreed one, or one drawn from the seed; with four
-    in a row all four, the agreed one first and the rest in card order (random order when
-    "random")."""
-    if options.category == "random":
-        rng = derive_rng(seed, "scan", "category")
-        if options.four_in_a_row:
-            return tuple(rng.sample(range(4), 4))
-        return (rng.randrange(4),)
-    first = CATEGORIES.index(options.category)
-    if options.four_in_a_row:
-        return (first, *(c for c in range(4) if c != first))
-    return (first,)
-
-
-def setup_game(state: State, game: int, now_ms: int) -> None:
-    """C5/C13: set up game ``game`` afresh in ``state`` (a state under construction): a new tan
-    order, blue layout and Bluffo removal from the seed, the Bluffo stack restored, nobody holding
-    cards; the first reveal is due ``reveal_pause_ms`` after ``now_ms``."""
-    opts = state.options
-    n = len(state.won)
-    rng = derive_rng(state.seed, "scan", "setup", game)
-    covered = list(state.tan_deck)
-    rng.shuffle(covered)
-    layout = list(state.blue_deck)
-    rng.shuffle(layout)
-    removed: tuple[Card, ...] = ()
-    if opts.bluffo:
-        gone = rng.sample(range(len(layout)), min(BLUFFO_CARDS, len(layout)))
-        removed = tuple(layout[i] for i in gone)
-        layout = [b for i, b in enumerate(layout) if i not in gone]
-    state.game = game
-    state.category = state.round_category = state.series[game]
-    state.layout = tuple(layout)
-    state.removed = removed
-    state.covered = tuple(covered)
-    state.tan = None
-    state.phase = PAUSE
-    state.round = 0
-    state.disqualified = frozenset()
-    state.claimant = None
-    state.checking_until = None
-    state.pending = ()
-    state.won = ((),) * n
-    state.bluffos = (0,) * n
-    state.stack = BLUFFO_CARDS if opts.bluffo else 0
-    state.set_aside = ()
-    state.next_reveal_ms = now_ms + opts.reveal_pause_ms
-    state.chooser = None
-    state.choice_until = 0
-    state.log = (("setup", game, state.category),)
-
-
-def reveal(state: State, now_ms: int) -> None:
-    """C6: lift the cover in ``state`` (a state under construction): the top tan card is shown to
-    every seat at ``now_ms`` with the next sequence number; nobody is disqualified and there is
-    no Bluffo claimant yet."""
-    state.tan = state.covered[0]
-    state.covered = state.covered[1:]
-    state.phase = ROUND
-    state.seq += 1
-    state.round += 1
-    state.reveal_ms = now_ms
-    state.round_category = state.category
-    state.disqualified = frozenset()
-    state.claimant = None
-    state.checking_until = None
-    state.pending = ()
-    state.chooser = None
-    state.log = (("reveal", state.seq, state.tan, state.category, now_ms),)
-
-
-def _blank(
-    opts: ScanOptions, seed: int | str, tan: tuple[Card, ...], blue: tuple[Card, ...]
-) -> State:
-    n = opts.players
-    return State(
-        options=opts,
-        seed=seed,
-        tan_deck=tan,
-        blue_deck=blue,
-        series=series_for(opts, seed),
-        game=0,
-        category=0,
-        round_category=0,
-        layout=(),
-        removed=(),
-        covered=(),
-        tan=None,
-        phase=PAUSE,
-        seq=0,
-        round=0,
-        reveal_ms=0,
-        time_ms=0,
-        disqualified=frozenset(),
-        claimant=None,
-        checking_until=None,
-        pending=(),
-        won=((),) * n,
-        bluffos=(0,) * n,
-        stack=0,
-        set_aside=(),
-        next_reveal_ms=0,
-        chooser=None,
-        choice_until=0,
-        totals=(0,) * n,
-        results=(),
-        log=(),
-    )
-
-
-def new_state(options: ScanOptions | dict[str, Any] | None = None, seed: int | str = 0) -> State:
-    """A new game at time 0: the deck drawn from ``seed`` (C3), the first game set up (C5), the
-    first reveal due at ``reveal_pause_ms``.
-
-    Raises ``InvalidAction`` for bad options.
-
-    >>> s = new_state({"players": 3, "bluffo": True}, seed=1)
-    >>> len(s.covered), len(s.layout), len(s.removed), s.stack
-    (23, 20, 3, 3)
-    """
-    opts = options_from_json(options)
-    tan, blue = deal_deck(seed)
-    state = _blank(opts, seed, tan, blue)
-    setup_game(state, 0, 0)
-    return state
-
-
-def _check_cards(cards: Sequence[Card], what: str) -> None:
-    for card in cards:
-        if not is_card(card):
-            raise ValueError(f"{card!r} is not a card (four design ids 0..22)")
-    if len(set(cards)) != len(cards):
-        raise ValueError(f"a {what} card is given twice")
-    for c, name in enumerate(CATEGORIES):
-        designs = [card[c] for card in cards]
-        if len(set(designs)) != len(designs):
-            raise ValueError(f"two {what} cards share a {name} design (C3: each appears once)")
-
-
-def state_from_cards(
-    covered: Sequence[Card],
-    layout: Sequence[Card],
-    *,
-    removed: Sequence[Card] = (),
-    won: Sequence[Sequence[Card]] | None = None,
-    bluffos: Sequence[int] | None = None,
-    options: ScanOptions | dict[str, Any] | None = None,
-    seed: int | str = 0,
-    reveal_ms: int | None = 0,
-) -> State:
-    """A game of explicit cards, for tests, puzzles and analysis.
-
-    ``covered``: the tan pile, top first; ``layout``: the blue cards by position; ``removed``:
-    blue cards removed for Bluffo; ``won``: tan cards each seat already holds (most recent last);
-    ``bluffos``: Bluffo cards each seat holds (the stack keeps the rest when Bluffo is played);
-    ``options`` default to a game for as many players as ``won`` lists (else 2).
-    The deck of the series is these cards. With ``reveal_ms`` the top card is revealed at that
-    time (the state is in a round); with ``None`` the game waits for its first reveal.
-
-    Raises ``ValueError`` for cards that are not cards, given twice, or that share a design with
-    another card of the same colour; ``InvalidAction`` for bad options.
-    """
-    if options is None:
-        options = ScanOptions(len(won) if won is not None else 2)
-    opts = options_from_json(options)
-    n = opts.players
-    won_cards = [tuple(p) for p in won] if won is not None else [() for _ in range(n)]
-    held = list(bluffos) if bluffos is not None else [0] * n
-    if len(won_cards) != n or len(held) != n:
-        raise ValueError(f"won cards and Bluffo cards are given per seat, for {n} seats")
-    tan = tuple(covered) + tuple(c for pile in won_cards for c in pile)
-    blue = tuple(layout) + tuple(removed)
-    _check_cards(tan, "tan")
-    _check_cards(blue, "blue")
-    for card in tan:
-        hits = [b for c in range(4) for b in blue if b[c] == card[c]]
-        if len(set(hits)) != len(hits):
-            raise ValueError(f"tan card {card} matches one blue card in two categories (C3)")
-    if not covered:
-        raise ValueError("the tan pile needs at least one card")
-    stack = BLUFFO_CARDS - sum(held) if opts.bluffo else 0
-    if stack < 0 or any(h < 0 for h in held) or (sum(held) > 0 and not opts.bluffo):
-        raise ValueError("the Bluffo cards held are not possible with these options")
-    state = _blank(opts, seed, tan, blue)
-    setup_game(state, 0, 0)
-    state.layout = tuple(layout)
-    state.removed = tuple(removed)
-    state.covered = tuple(covered)
-    state.won = tuple(won_cards)
-    state.bluffos = tuple(held)
-    state.stack = stack
-    state.round = state.seq = len(tan) - len(covered)  # as if those rounds had been played
-    if reveal_ms is not None:
-        state.time_ms = reveal_ms
-        reveal(state, reveal_ms)
-    return state
+def round_end(state: State) -> int:
+    """When the current round ends with no further input, or its Bluffo claim is judged: the
+    end of the claim's check while one is checked (C10), else ``round_timer_ms`` after the
+    reveal (C9)."""
+    if state.checking_until is not None:
+        return state.checking_until
+    return state.reveal_ms + state.options.round_timer_ms

@@ -18,15 +18,8 @@ import random
 from typing import Any
 
 from parlour.games.scan.cards import CATEGORIES, Card, match_index
-from parlour.games.scan.rules import (
-    deadline,
-    deadline_kind,
-    legal_actions,
-    outcome,
-    round_end,
-    to_act,
-)
-from parlour.games.scan.state import PHASE_NAMES, ROUND, Pending, State
+from parlour.games.scan.rules import deadline, deadline_kind, legal_actions, outcome, to_act
+from parlour.games.scan.state import PHASE_NAMES, ROUND, Pending, State, round_end
 from parlour.games.scan.views import ScanInputView, ScanSeatView, ScanView
 
 
@@ -151,7 +144,7 @@ def view(state: State, seat: int | None) -> ScanView:
         "results": [r.to_json() for r in state.results],
         "totals": [state.totals[s] + (0 if finished else state.score(s)) for s in range(n)],
         "outcome": outcome(state),
-        "log": [_event(e) for e in state.log],
+        "log": [_event(e) for e in state.round_log()],
     }
 
 
