@@ -141,7 +141,7 @@ def play_and_check(game: str, seed: int, rng: random.Random, budget: int) -> tup
     return states + 1, refusals
 
 
-@pytest.mark.parametrize(("game", "games", "budget"), [("scout", 6, 400), ("scan", 6, 400),
+@pytest.mark.parametrize(("game", "games", "budget"), [("scout", 7, 400), ("scan", 7, 400),
                                                        ("snap", 8, 300)])  # fmt: skip
 def test_random_states_leak_nothing_in_views_or_refusals(
     game: str, games: int, budget: int

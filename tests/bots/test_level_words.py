@@ -52,9 +52,10 @@ def test_C14_scan_level_words_are_the_median_time_to_touch_the_match() -> None:
     for level in LEVEL_ORDER:
         every: list[int] = []
         for category in MEDIAN_MS:
-            times = [rt for rt, ok in touch_times(level, category, 500, seed=3) if ok]
+            # 1,500 reveals: the median within about 4 % (500 drew up to 9 % off on one seed)
+            times = [rt for rt, ok in touch_times(level, category, 1500, seed=3) if ok]
             every += times
-            median = statistics.median(times) / 1000  # 500 reveals: within about 3 %
+            median = statistics.median(times) / 1000
             assert words[level][category] == pytest.approx(median, rel=0.08), (level, category)
         assert words[level]["random"] == pytest.approx(statistics.median(every) / 1000, rel=0.08)
 

@@ -8,9 +8,10 @@ from parlour.core.errors import (
     ParlourError,
 )
 from parlour.core.protocol import Action, AnyGame, Decide, GameSpec, Seat, Timeout
-from parlour.core.rng import derive_rng, derive_seed
+from parlour.core.rng import CHANCE_VERSION, Rng, derive_rng, derive_seed
 
 __all__ = [
+    "CHANCE_VERSION",
     "Action",
     "AnyGame",
     "Decide",
@@ -20,6 +21,7 @@ __all__ = [
     "InvalidAction",
     "NotYourTurn",
     "ParlourError",
+    "Rng",
     "Seat",
     "Timeout",
     "derive_rng",

@@ -678,7 +678,9 @@ def test_N9_the_decision_waits_for_the_window_after_the_first_call() -> None:
 
 
 def test_N9_the_decision_window_is_an_option() -> None:
-    state = flip(claim_position(options=SnapOptions(4, decision_window_ms=80)), now=0)  # type: ignore[arg-type]
+    # revealed at once (the options' reveal delay would else be drawn from the seed)
+    options = SnapOptions(4, decision_window_ms=80, **NO_DELAY)
+    state = flip(claim_position(options=options), now=0)  # type: ignore[arg-type]
     state = call(state, 1, 400)
     assert deadline(state) == 480
     assert deadline(call(state, 0, 470)) == 480  # later calls do not move it

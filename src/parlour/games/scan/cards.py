@@ -21,10 +21,9 @@ row is a permutation, each tan card has exactly one matching blue card per categ
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
-from parlour.core import derive_rng
+from parlour.core import Rng, derive_rng
 
 Card = tuple[int, int, int, int]
 """Four design ids, one per category, in the order of :data:`CATEGORIES`."""
@@ -57,7 +56,7 @@ def category_index(name: object) -> int:
     raise ValueError(f"unknown category {name!r}; expected one of {', '.join(CATEGORIES)}")
 
 
-def latin_rectangle(rng: random.Random, rows: int = 4, size: int = CARDS) -> list[list[int]]:
+def latin_rectangle(rng: Rng, rows: int = 4, size: int = CARDS) -> list[list[int]]:
     """C3: ``rows`` random permutations of ``range(size)`` that never agree in any column.
 
     Each new row is drawn as a random permutation and rejected if it agrees with an earlier row

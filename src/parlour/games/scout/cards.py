@@ -5,7 +5,7 @@ A card is ``(up, down)``: ``up`` is the number in use; rotating a card swaps the
 
 from __future__ import annotations
 
-import random
+from parlour.core import Rng
 
 Card = tuple[int, int]
 """``(up, down)``: the number in use, then the other number on the card."""
@@ -41,7 +41,7 @@ def deck_for(players: int) -> tuple[Card, ...]:
     raise ValueError(f"SCOUT is played by 2 to 5 players, not {players}")
 
 
-def shuffled(cards: tuple[Card, ...], rng: random.Random) -> list[Card]:
+def shuffled(cards: tuple[Card, ...], rng: Rng) -> list[Card]:
     """S3: the cards in random order, each in a random orientation."""
     order = list(cards)
     rng.shuffle(order)

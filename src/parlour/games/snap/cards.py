@@ -12,8 +12,9 @@ appended to it.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
+
+from parlour.core import Rng
 
 Card = int
 """0..51: ``rank_index * 4 + suit_index``."""
@@ -115,14 +116,14 @@ def deal(deck: Sequence[Card], dealer: int, players: int) -> tuple[tuple[Card, .
     return tuple(tuple(reversed(s)) for s in stocks)
 
 
-def shuffled_deck(rng: random.Random) -> list[Card]:
+def shuffled_deck(rng: Rng) -> list[Card]:
     """The 52 cards in random order."""
     order = list(DECK)
     rng.shuffle(order)
     return order
 
 
-def turn_over(pile: tuple[Card, ...], rng: random.Random | None = None) -> tuple[Card, ...]:
+def turn_over(pile: tuple[Card, ...], rng: Rng | None = None) -> tuple[Card, ...]:
     """N3: a face-up pile turned over as a unit to become a stock (top first): the same sequence,
     its bottom card now on top; with ``rng`` (option ``shuffle_on_recycle``) shuffled instead.
 
