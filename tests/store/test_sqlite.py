@@ -67,3 +67,25 @@ def test_seats_and_token_hashes() -> None:
     store.execute(op_set_token_hash("t", 0, "h0"))
     store.execute(op_set_token_hash("t", 0, "h0b"))
     assert store.token_hashes("t") == {0: "h0b"}
+
+
+def test_a_table_is_stored_with_its_version_and_an_older_database_gains_the_column(
+    tmp_path: Path,
+) -> None:
+    path = str(tmp_path / "old.db")
+    db = sqlite3.connect(path)  # a database from before versions were recorded
+    db.executescript(
+        "CREATE TABLE tables (id TEXT PRIMARY KEY, game TEXT NOT NULL, options TEXT NOT NULL,"
+        " seed INTEGER NOT NULL, seats TEXT NOT NULL, started INTEGER NOT NULL,"
+        " created_ms INTEGER NOT NULL, finished INTEGER NOT NULL DEFAULT 0, outcome TEXT);"
+        "INSERT INTO tables VALUES ('old', 'scout', '{\"players\": 3}', 1,"
+        ' \'[{"kind": "open", "name": "", "level": ""}]\', 0, 0, 0, NULL);'
+    )
+    db.commit()
+    db.close()
+    store = SQLiteStore(path)
+    assert store.load("old").version is None  # played under Python's random: legacy_version
+    table = Table("new", "scan", {"players": 3}, 9, list(SEATS))
+    store.execute(op_create_table("new", "scan", table.options, 9, table.seats, True, 1, None,
+                                  table.version))  # fmt: skip
+    assert store.load("new").version == table.version == "scan-r1-c2"

@@ -113,6 +113,9 @@ class GameSpec(Generic[S, A, V]):
       "options": {...}}`` — where the learner has seat 0 and the other seats are ``tutor`` bots
       (``parlour.bots.levels.TUTOR``) that leave room for every kind of move; ``None``: the
       game has no lesson.
+    - ``rules_version``: bumped whenever a change of the engine plays a stored record
+      differently (with ``core.rng.CHANCE_VERSION``, stored tables record it: an old record is
+      refused rather than replayed under other rules).
 
     Test hooks used by the conformance suite (``parlour.core.conformance``):
 
@@ -151,6 +154,7 @@ class GameSpec(Generic[S, A, V]):
     labels: Mapping[str, str] = field(default_factory=dict)
     device: tuple[str, ...] = ()
     lesson: Mapping[str, Any] | None = None
+    rules_version: int = 1
 
 
 AnyGame = GameSpec[Any, Any, Any]

@@ -68,7 +68,7 @@ from parlour.server.replay import Expired, NotFinished, ReplayCache
 from parlour.server.rooms import Connection, Room, clean_name
 from parlour.server.settings import Settings
 from parlour.store import CorruptDatabase, SQLiteStore
-from parlour.table import SeatInfo
+from parlour.table import SeatInfo, VersionMismatch
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 """The static front end."""
@@ -384,6 +384,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return await hub_of(request).get(request.path_params["table_id"])
         except TableExpired:
             return _problem(410, "table_expired", CODES["table_expired"])
+        except VersionMismatch:
+            return _problem(410, "table_outdated", CODES["table_outdated"])
         except KeyError:
             return _problem(404, "no_such_table", "there is no such table")
         except sqlite3.Error:
@@ -421,6 +423,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return _problem(404, "no_such_table", "there is no such table")
         except Expired:
             return _problem(410, "table_expired", "this game was never finished: no replay")
+        except VersionMismatch:
+            return _problem(410, "table_outdated", CODES["table_outdated"])
         except NotFinished:
             return _problem(409, "not_finished", "a replay is shown when the game is over")
         except sqlite3.Error:
@@ -472,6 +476,10 @@ async def serve_socket(websocket: WebSocket, hub: Hub, settings: Settings) -> No
         room = await hub.get(table_id)
     except TableExpired:
         await _send(websocket, error("table_expired", 0))
+        await websocket.close(code=4410)
+        return
+    except VersionMismatch:
+        await _send(websocket, error("table_outdated", 0))
         await websocket.close(code=4410)
         return
     except KeyError:

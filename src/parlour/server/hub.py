@@ -24,7 +24,7 @@ from parlour.server.realtime import RealtimeRoom
 from parlour.server.rooms import Room, clean_name, now_ms, token_hash
 from parlour.server.settings import Settings
 from parlour.store import SQLiteStore, op_create_table, op_expire, op_set_token_hash
-from parlour.table import SeatInfo, Table
+from parlour.table import SeatInfo, Table, legacy_version
 
 log = logging.getLogger("parlour.server")
 
@@ -71,6 +71,7 @@ class Hub:
         table = Table(
             stored.table_id, stored.game, stored.options, stored.seed, list(stored.seats),
             started=stored.started, record=stored.entries,
+            version=stored.version or legacy_version(stored.game),
         )  # fmt: skip
         return table, self.store.token_hashes(table_id)
 
@@ -282,7 +283,7 @@ class Hub:
         try:
             await self.store.write([
                 op_create_table(table_id, game, table.options, seed, table.seats, started,
-                                now_ms(), guest),
+                                now_ms(), guest, table.version),
                 op_set_token_hash(table_id, 0, digest),
             ])  # fmt: skip
         except Exception:

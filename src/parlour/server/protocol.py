@@ -88,6 +88,7 @@ CODES = {
     "storage_error": "the move could not be saved, so it was not played",
     "rate_limited": "too many messages: slow down",
     "table_expired": "this table was closed after a long time without play",
+    "table_outdated": "this table was played under earlier rules and cannot be replayed here",
     "too_many_tables": "you have too many unfinished tables: finish or leave one first",
     "busy": "the server is too busy to start a real-time game right now; try again in a minute",
     "too_many_new_tables": "too many new tables from your address: wait a little",

@@ -16,7 +16,7 @@ from typing import Any
 
 from parlour.server.events import history
 from parlour.store import StoredTable
-from parlour.table import Table
+from parlour.table import Table, legacy_version
 
 
 class NotFinished(Exception):
@@ -35,8 +35,8 @@ def replay(stored: StoredTable) -> dict[str, Any]:
     every seat's hand, left to right), ``events`` (what the input did, from the public history:
     SCOUT: one event, or two when it ended a round; SCAN and SNAP: the current round's log, or
     the events since the latest flip) and ``seq``. Raises :class:`NotFinished` for a game in play
-    (:class:`Expired` for one closed unfinished) and ``ValueError`` if the log no longer
-    applies.
+    (:class:`Expired` for one closed unfinished), ``VersionMismatch`` for a game played under
+    other rules or chance, and ``ValueError`` if the log no longer applies.
     """
     if stored.expired:
         raise Expired(f"table {stored.table_id} was closed unfinished")
@@ -44,7 +44,7 @@ def replay(stored: StoredTable) -> dict[str, Any]:
         raise NotFinished(f"table {stored.table_id} is still in play")
     table = Table(
         stored.table_id, stored.game, stored.options, stored.seed, list(stored.seats),
-        started=True,
+        started=True, version=stored.version or legacy_version(stored.game),
     )  # fmt: skip
     players = len(stored.seats)
     turn_based = table.spec.race is None

@@ -2,12 +2,12 @@
 
 Every accepted input is appended (and committed) before the server acknowledges it; on start the
 server lists the unfinished tables and rebuilds each by replaying its log. The schema keeps one
-row per table (game, options, seed, seats, whether started or finished, the guest who created
-it) and one row per input ``(table_id, seq)``; inputs are never updated. A table left idle too
-long is *expired* (finished without an outcome). A finished table is later *archived*: its inputs
-move into one compressed row of ``archive`` (the hot ``events`` table stays small), and it loads
-exactly as before. A PostgreSQL store can offer the same methods later (DESIGN.md, scale-out
-path).
+row per table (game, options, seed, the version of rules and chance it is played under, seats,
+whether started or finished, the guest who created it) and one row per input
+``(table_id, seq)``; inputs are never updated. A table left idle too long is *expired*
+(finished without an outcome). A finished table is later *archived*: its inputs move into one
+compressed row of ``archive`` (the hot ``events`` table stays small), and it loads exactly as
+before. A PostgreSQL store can offer the same methods later (DESIGN.md, scale-out path).
 
 Writes are *operations* (:data:`Op`: one SQL statement and its parameters), built by the
 ``op_*`` functions. The plain methods (``append``, ``finish``…) run them at once, for tools and
@@ -77,6 +77,9 @@ class StoredTable:
     entries: list[RecordEntry]
     expired: bool = False
     archived: bool = False
+    version: str | None = None
+    """What the table is played under (``Table.version``); ``None``: stored before versions
+    were recorded (``parlour.table.legacy_version``)."""
 
 
 class CorruptDatabase(Exception):
@@ -92,13 +95,15 @@ def op_create_table(
     started: bool,
     created_ms: int,
     guest: str | None = None,
+    version: str | None = None,
 ) -> Op:
-    """Store a new table (no inputs yet), created by ``guest``."""
+    """Store a new table (no inputs yet), created by ``guest``, played under ``version``
+    (``Table.version``)."""
     return (
-        "INSERT INTO tables (id, game, options, seed, seats, started, created_ms, guest)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO tables (id, game, options, seed, seats, started, created_ms, guest, version)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (table_id, game, json.dumps(options), seed, _seats_json(seats), int(started), created_ms,
-         guest),
+         guest, version),
     )  # fmt: skip
 
 
@@ -172,7 +177,8 @@ class SQLiteStore:
         self._db.executescript(SCHEMA)
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
         for name, kind in (("guest", "TEXT"), ("expired", "INTEGER NOT NULL DEFAULT 0"),
-                           ("archived", "INTEGER NOT NULL DEFAULT 0")):  # fmt: skip
+                           ("archived", "INTEGER NOT NULL DEFAULT 0"),
+                           ("version", "TEXT")):  # fmt: skip
             if name not in columns:  # a database from an earlier version
                 self._db.execute(f"ALTER TABLE tables ADD COLUMN {name} {kind}")
         self._db.execute("CREATE INDEX IF NOT EXISTS tables_guest ON tables (guest, finished)")
@@ -288,7 +294,7 @@ class SQLiteStore:
         with self._lock:
             row = self._db.execute(
                 "SELECT game, options, seed, seats, started, created_ms, finished, expired,"
-                " archived FROM tables WHERE id = ?",
+                " archived, version FROM tables WHERE id = ?",
                 (table_id,),
             ).fetchone()
             if row is None:
@@ -304,7 +310,7 @@ class SQLiteStore:
                     "SELECT seq, seat, action, now_ms FROM events WHERE table_id = ? ORDER BY seq",
                     (table_id,),
                 ).fetchall()
-        game, options, seed, seats, started, created_ms, finished, expired, archived = row
+        game, options, seed, seats, started, created_ms, finished, expired, archived, version = row
         return StoredTable(
             table_id=table_id,
             game=game,
@@ -316,5 +322,6 @@ class SQLiteStore:
             finished=bool(finished),
             expired=bool(expired),
             archived=bool(archived),
+            version=version,
             entries=[RecordEntry(seq, seat, json.loads(a), now) for seq, seat, a, now in events],
         )

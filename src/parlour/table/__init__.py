@@ -3,6 +3,26 @@
 No I/O: the server feeds it inputs and times and stores what it accepts (DESIGN.md, "The
 table")."""
 
-from parlour.table.table import Accepted, Mark, RecordEntry, Rejected, SeatInfo, Table
+from parlour.table.table import (
+    Accepted,
+    Mark,
+    RecordEntry,
+    Rejected,
+    SeatInfo,
+    Table,
+    VersionMismatch,
+    legacy_version,
+    play_version,
+)
 
-__all__ = ["Accepted", "Mark", "RecordEntry", "Rejected", "SeatInfo", "Table"]
+__all__ = [
+    "Accepted",
+    "Mark",
+    "RecordEntry",
+    "Rejected",
+    "SeatInfo",
+    "Table",
+    "VersionMismatch",
+    "legacy_version",
+    "play_version",
+]

@@ -5,6 +5,11 @@ the current state and a ``state_id`` that increases with every change.
 machine-readable code and a sentence: a stale ``state_id`` is refused with the expected id, and
 a refused input changes nothing. ``advance(now_ms)`` applies the game's timeout when its deadline
 has passed. After each change the table gives each seat its view and legal actions.
+
+A table records the version it is played under (:func:`play_version`: the game's
+``rules_version`` and ``core.rng.CHANCE_VERSION``), so that a stored record is only ever
+replayed under the rules and chance it was played with: a table rebuilt with another version
+raises :class:`VersionMismatch` instead of dealing other cards to the same inputs.
 """
 
 from __future__ import annotations
@@ -12,11 +17,44 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from parlour.core import AnyGame, Decide, ParlourError, Timeout
+from parlour.core import CHANCE_VERSION, AnyGame, Decide, ParlourError, Timeout
 from parlour.core.race import OpenRace
 from parlour.games.registry import get_game
 
 SEAT_KINDS = ("human", "bot", "open")
+
+LEGACY_CHANCE = 1
+"""The chance of records stored before tables recorded a version: Python's ``random``."""
+
+
+def play_version(spec: AnyGame, chance: int | None = None) -> str:
+    """The version a game of ``spec`` is played under: ``"<game>-r<rules>-c<chance>"`` (the
+    chance in force now: ``core.rng.CHANCE_VERSION``, unless ``chance`` is given).
+
+    >>> from parlour.games.registry import get_game
+    >>> play_version(get_game("scan"))
+    'scan-r1-c2'
+    """
+    return f"{spec.name}-r{spec.rules_version}-c{CHANCE_VERSION if chance is None else chance}"
+
+
+def legacy_version(game: str) -> str:
+    """The version of a record stored before versions were recorded (rules 1, chance 1)."""
+    return f"{game}-r1-c{LEGACY_CHANCE}"
+
+
+class VersionMismatch(ValueError):
+    """A stored table was played under other rules or other chance than this Parlour's: it
+    is not replayed (the same inputs would not give the same game)."""
+
+    def __init__(self, table_id: str, stored: str, current: str) -> None:
+        super().__init__(
+            f"table {table_id} was played under {stored}, and this Parlour plays {current}: "
+            "replaying its record would not give the same game, so it is not replayed"
+        )
+        self.table_id = table_id
+        self.stored = stored
+        self.current = current
 
 
 @dataclass(frozen=True)
@@ -95,6 +133,8 @@ class Table:
 
     ``started`` is false while open seats wait for players; nothing is accepted before the
     start. ``state_id`` starts at 0 and increases by one with every accepted input.
+    ``version``: what the record was played under (empty: a new table, played under
+    :func:`play_version`); raises :class:`VersionMismatch` if that is not this Parlour's.
     """
 
     table_id: str
@@ -104,12 +144,17 @@ class Table:
     seats: list[SeatInfo]
     started: bool = True
     record: list[RecordEntry] = field(default_factory=list)
+    version: str = ""
     spec: AnyGame = field(init=False, repr=False)
     state: Any = field(init=False, repr=False)
     state_id: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
         self.spec = get_game(self.game)
+        current = play_version(self.spec)
+        if self.version and self.version != current:
+            raise VersionMismatch(self.table_id, self.version, current)
+        self.version = current
         if len(self.seats) != self.options.get("players", len(self.seats)):
             raise ValueError("the number of seats and the players option differ")
         self.options = {**self.options, "players": len(self.seats)}
