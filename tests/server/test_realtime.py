@@ -3,7 +3,7 @@ server's referee on reaction times — a faster person on a slow link wins, ties
 Pot, a forged reaction time gains at most the jitter margin, and the referee waits for a person
 exactly as long as N9 allows (and no longer when nobody can come in earlier).
 
-The SNAP deal is fixed (seed 42: the bot in seat 1 flips 2S, then the person in seat 0 flips 2C
+The SNAP deal is fixed (seed 20: the bot in seat 1 flips 3C, then the person in seat 0 flips 3S
 — a snap on the second reveal). The computer opponent is replaced by a scripted one that calls
 with a chosen reaction time. Times run on the real clock (game speed 1).
 """
@@ -25,7 +25,7 @@ from parlour.server import create_app
 from parlour.server.realtime import RealtimeRoom
 from tests.server.conftest import Msg, create, fast_settings, receive, room_of, send
 
-SEED = 42  # seat 1 flips 2S first, seat 0 then flips 2C
+SEED = 20  # seat 1 flips 3C first, seat 0 then flips 3S (CHANCE_VERSION 2)
 
 
 class ScriptedBot:
@@ -161,7 +161,7 @@ def test_N9_calls_within_the_tie_window_go_to_the_snap_pot(client: TestClient) -
     event, _, room = race(client, bot_rt=300, link_ms=150, rt_ms=315, wait_ms=350)
     assert event["type"] == "tie" and event["seats"] == [0, 1] and event["pot_size"] == 2
     pot = room.table.view(0)["pot"]
-    assert pot["size"] == 2 and pot["top"] in ("2C", "2S")  # nobody gained the pair
+    assert pot["size"] == 2 and pot["top"] in ("3C", "3S")  # nobody gained the pair
 
 
 def test_N9_a_forged_reaction_time_gains_at_most_the_jitter_margin(client: TestClient) -> None:

@@ -49,6 +49,8 @@ _GAMMA = 0x9E3779B97F4A7C15
 _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
 _SPAN = 1 << 64
+_LIMITS = tuple(_SPAN - _SPAN % n if n else 0 for n in range(257))
+"""``2**64 - 2**64 % n`` for the small ``n`` of decks and piles (the rejection threshold)."""
 
 
 class Rng:
@@ -99,15 +101,15 @@ class Rng:
 
     def shuffle(self, items: list[Any]) -> None:
         """Put ``items`` in random order, in place (Fisher–Yates, from the end)."""
-        # below(i + 1) for each i, inlined (decks are shuffled on every deal)
-        state = self._state
+        # below(i + 1) for each i, inlined with local names (decks are shuffled on every deal)
+        state, mask, gamma, mix1, mix2 = self._state, _MASK, _GAMMA, _MIX1, _MIX2
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
-            limit = _SPAN - _SPAN % n
+            limit = _LIMITS[n] if n <= 256 else _SPAN - _SPAN % n
             while True:
-                state = (state + _GAMMA) & _MASK
-                z = ((state ^ (state >> 30)) * _MIX1) & _MASK
-                z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+                state = (state + gamma) & mask
+                z = ((state ^ (state >> 30)) * mix1) & mask
+                z = ((z ^ (z >> 27)) * mix2) & mask
                 z ^= z >> 31
                 if z < limit:
                     break
@@ -122,14 +124,14 @@ class Rng:
         n = len(pool)
         if not 0 <= k <= n:
             raise ValueError(f"cannot take {k} of {n} items")
-        state = self._state
+        state, mask, gamma, mix1, mix2 = self._state, _MASK, _GAMMA, _MIX1, _MIX2
         for i in range(k):  # j = i + below(n - i), inlined
             m = n - i
-            limit = _SPAN - _SPAN % m
+            limit = _LIMITS[m] if m <= 256 else _SPAN - _SPAN % m
             while True:
-                state = (state + _GAMMA) & _MASK
-                z = ((state ^ (state >> 30)) * _MIX1) & _MASK
-                z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+                state = (state + gamma) & mask
+                z = ((state ^ (state >> 30)) * mix1) & mask
+                z = ((z ^ (z >> 27)) * mix2) & mask
                 z ^= z >> 31
                 if z < limit:
                     break
