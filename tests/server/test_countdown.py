@@ -19,8 +19,10 @@ def test_the_seat_with_the_first_flip_hears_that_the_countdown_is_over(
 ) -> None:
     seed = next(s for s in range(100) if snap.new_state({"players": 2}, s).turn == 0)
     monkeypatch.setattr("parlour.server.hub.secrets.randbits", lambda bits: seed)
-    settings = fast_settings(tmp_path, game_speed=1.0, start_countdown_ms=300, rtt_probe_ms=60_000,
-                             table_seed=0)  # the secure source, patched: the table deals seed  # fmt: skip
+    # table_seed=0: seeds from the secure source, patched above, so the table deals ``seed``
+    settings = fast_settings(
+        tmp_path, game_speed=1.0, start_countdown_ms=300, rtt_probe_ms=60_000, table_seed=0
+    )
     with TestClient(create_app(settings)) as client:
         made = create(client, [{"kind": "bot", "level": "medium"}], game="snap")
         with client.websocket_connect(f"/ws/{made['table_id']}") as ws:
