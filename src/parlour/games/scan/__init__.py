@@ -87,10 +87,10 @@ GAME: GameSpec[State, Action, ScanView] = GameSpec(
         "colourBlind": "lobby.scan.colour_blind",
     },
     device=("colourBlind",),
-    # Learn to play: seed 3, SHAPE with Bluffo: the first two tan cards have a match, the third
+    # Learn to play: seed 13, SHAPE with Bluffo: the first two tan cards have a match, the third
     # none; a minute to search each card.
     lesson={
-        "seed": 3,
+        "seed": 13,
         "players": 2,
         "options": {"category": "shape", "bluffo": True, "round_timer_ms": 60_000},
     },
