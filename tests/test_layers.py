@@ -19,8 +19,8 @@ ALLOWED = {
     "table": {"core", "games", "table"},
     "store": {"core", "table", "store"},
     "rl": {"core", "games", "bots", "rl"},
-    "server": {"core", "games", "bots", "table", "store", "server"},
-    "cli": {"core", "games", "bots", "table", "store", "server", "rl", "cli"},
+    "server": {"core", "games", "art", "bots", "table", "store", "server"},
+    "cli": {"core", "games", "art", "bots", "table", "store", "server", "rl", "cli"},
 }
 """Parlour packages each layer may import (the web folder holds no Python)."""
 

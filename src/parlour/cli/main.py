@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from parlour import art
+import parlour.art as art
 from parlour.games.registry import names
 
 

@@ -54,7 +54,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from parlour import art
+import parlour.art as art
 from parlour.bots.levels import LEVELS, level_words
 from parlour.games.registry import get_game, names
 from parlour.server.bots import BotRunner
