@@ -76,9 +76,9 @@ GAME: GameSpec[State, Action, ScoutView] = GameSpec(
     refusals=refusals,
     option_players={"count_unspent_chips": (2, 2)},
     labels={"count_unspent_chips": "lobby.count_chips"},
-    # Learn to play: seed 1 with three players deals the learner (seat 0) the first turn and a
+    # Learn to play: seed 100 with three players deals the learner (seat 0) the first turn and a
     # hand kept as dealt with a pair and a run; the tutors let them Show, Scout and Scout & Show.
-    lesson={"seed": 1, "players": 3, "options": {}},
+    lesson={"seed": 100, "players": 3, "options": {}},
 )
 
 __all__ = [

@@ -75,9 +75,9 @@ GAME: GameSpec[State, Action, SnapView] = GameSpec(
     timed=frozenset({"snap"}),
     late_calls_move_on=True,
     labels={"shuffle_on_recycle": "lobby.snap.shuffle"},
-    # Learn to play: seed 303 with three players: within ten flips the learner flips, can snap a
+    # Learn to play: seed 507 with three players: within ten flips the learner flips, can snap a
     # match, watches the two tutors tie (the Snap Pot) and can win the Pot; a minute per flip.
-    lesson={"seed": 303, "players": 3, "options": {"turn_timer_ms": 60_000}},
+    lesson={"seed": 507, "players": 3, "options": {"turn_timer_ms": 60_000}},
 )
 
 __all__ = [
