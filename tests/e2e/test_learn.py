@@ -198,6 +198,36 @@ def test_the_scout_lesson_on_a_phone(server: LiveServer, browser: Any, shots: Pa
     page.context.close()
 
 
+def test_a_lesson_can_be_left_for_a_real_game_at_any_step(
+    server: LiveServer, browser: Any, shots: Path
+) -> None:
+    # On a phone, in Swedish: the coach offers a real game from the first step on, in words
+    # that fit its narrow panel, and the real game has no coach.
+    page = browser.new_context(
+        viewport=PHONE, is_mobile=True, has_touch=True, locale="sv-SE"
+    ).new_page()
+    errors = watch_errors(page)
+    page.goto(server.url + "/learn/scout")
+    _press(page, "#learn-start", True)
+    page.wait_for_url(re.compile(rf"/t/[^?]+\?learn=scout{AND_LANG}$"), timeout=WAIT)
+    _step(page, "flip")
+    skip = page.locator("#coach-skip")
+    assert skip.inner_text() == "Hoppa till ett riktigt spel" and _on_screen(page, "#coach-skip")
+    assert page.evaluate("(b) => b.scrollWidth <= b.clientWidth", skip.element_handle())
+    page.screenshot(path=shots / "learn-skip-sv-phone.png")
+    lesson = page.url
+    _press(page, "#coach-skip", True)
+    page.wait_for_url(lambda url: url != lesson and "learn" not in url, timeout=WAIT)
+    page.wait_for_function(
+        "() => document.body.dataset.ready === '1' && document.body.dataset.phase === 'flip'",
+        timeout=WAIT,
+        **POLL,
+    )
+    assert page.locator("#coach").count() == 0
+    assert not errors, errors
+    page.context.close()
+
+
 def test_the_lesson_page_speaks_the_catalogue(server: LiveServer, browser: Any) -> None:
     page = browser.new_context(viewport=DESKTOP).new_page()
     errors = watch_errors(page)

@@ -21,6 +21,7 @@ export function createCoach(realGame, { above = null } = {}) {
 
   async function start(event) {
     const button = event.currentTarget;
+    const label = button.textContent;
     button.disabled = true;
     button.textContent = t("learn.starting");
     try {
@@ -28,7 +29,7 @@ export function createCoach(realGame, { above = null } = {}) {
       location.assign(`/t/${encodeURIComponent(id)}`);
     } catch (error) {
       button.disabled = false;
-      button.textContent = t("learn.real_game");
+      button.textContent = label;
       panel.querySelector("#coach-said").textContent = t("learn.error", { message: errorText(error.code) });
     }
   }
@@ -44,8 +45,11 @@ export function createCoach(realGame, { above = null } = {}) {
     panel = h("aside.coach", { id: "coach", "aria-labelledby": "coach-title", dataset: { step: "" } },
       h("div.coach-head", {},
         h("h2", { id: "coach-title" }, t("learn.coach")),
-        h("button.btn.small.ghost", { type: "button", id: "coach-toggle", "aria-expanded": "true",
-          "aria-controls": "coach-body", onclick: toggle }, t("learn.hide"))),
+        h("span.coach-actions", {},
+          // whoever has seen enough (or strayed from the lesson's path) goes on to a real game
+          h("button.btn.small.ghost", { type: "button", id: "coach-skip", onclick: start }, t("learn.skip")),
+          h("button.btn.small.ghost", { type: "button", id: "coach-toggle", "aria-expanded": "true",
+            "aria-controls": "coach-body", onclick: toggle }, t("learn.hide")))),
       h("div.coach-body", { id: "coach-body" },
         // it scrolls when long: focusable, so that a keyboard can scroll it too
         h("div.coach-said", { id: "coach-said", role: "log", "aria-live": "polite", tabindex: "0", "aria-labelledby": "coach-title" }),
