@@ -45,6 +45,7 @@ def _said(page: Any, text: str) -> None:
 def _press(page: Any, selector: str, touch: bool) -> None:
     """Press a control: Enter on it (keyboard), or a tap (touch)."""
     target = page.locator(selector).first
+    target.wait_for(state="visible", timeout=WAIT)  # focus() would not wait for the page
     if touch:
         target.tap()
     else:

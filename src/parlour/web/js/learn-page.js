@@ -37,6 +37,7 @@ async function setUp() {
     $("learn-intro").textContent = t(`learn.${game}.intro`);
     button.textContent = t("learn.start");
     button.addEventListener("click", start);
+    button.hidden = false; // shown once it works: an early press is never lost
     button.focus();
   } else {
     $("learn-intro").textContent = t("learn.none");
