@@ -233,6 +233,7 @@ def test_the_lesson_page_speaks_the_catalogue(server: LiveServer, browser: Any) 
     page = browser.new_context(viewport=DESKTOP).new_page()
     errors = watch_errors(page)
     page.goto(server.url + "/")
+    page.wait_for_selector(".learn-links a", timeout=WAIT)  # made once the games have come
     names = page.locator(".learn-links a").evaluate_all(
         "(links) => links.map((a) => [a.textContent, a.getAttribute('aria-label')])"
     )
