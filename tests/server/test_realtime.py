@@ -177,9 +177,12 @@ def test_N9_a_forged_reaction_time_gains_at_most_the_jitter_margin(client: TestC
 
 def test_N9_with_no_one_left_to_wait_for_the_race_is_decided_at_once(client: TestClient) -> None:
     # The person is fastest and every bot's plan is known: the referee decides when the call
-    # arrives, not at the end of the 250 ms decision window.
-    event, _, room = race(client, bot_rt=600, link_ms=0, rt_ms=280, wait_ms=300)
-    assert event["seat"] == 0 and calls(event) == [(0, 280)]  # the bot's 600 ms never counted
+    # arrives, not at the end of the 250 ms decision window. The bot's plan (2 s) is far enough
+    # away that a loaded machine's stall before the call arrives cannot bring it due first; such
+    # a stall may raise the credited time above the reported 280 ms (N9's forgery bound).
+    event, _, room = race(client, bot_rt=2000, link_ms=0, rt_ms=280, wait_ms=100)
+    assert event["seat"] == 0 and len(calls(event)) == 1, event  # the bot's 2 s never counted
+    assert calls(event)[0][0] == 0 and 280 <= calls(event)[0][1] < 2000
     record = room.table.record
     decide = next(i for i, e in enumerate(record) if e.action == {"type": "decide"})
     call = record[decide - 1]
