@@ -95,6 +95,23 @@ def _bots_module(game: str) -> tuple[str, str]:
     return module, function
 
 
+COACHES = {"scout": "parlour.bots.scout.coach"}
+"""Where a game's coach lives (hints for people, :func:`coach_of`); a game plugged in from
+package ``P`` may offer one as ``P.bots.coach``."""
+
+
+def coach_of(game: str) -> Any | None:
+    """The coach of ``game``, if it has one: a module (or object) with ``suggest(view, legal,
+    rng, level) -> (action, reason, params)``, ``regret(view, legal, played) -> (best, loss)``,
+    ``explain(view, legal, action) -> (reason, params)`` and ``words(view, action) -> (key,
+    params)``; ``None`` for a game without
+    hints. Raises ``ValueError`` for an unknown game."""
+    if game in COACHES:
+        return importlib.import_module(COACHES[game])
+    module, _ = _bots_module(game)
+    return getattr(importlib.import_module(module), "coach", None)
+
+
 def level_words(game: str) -> dict[str, Any] | None:
     """What each level means in ``game`` for a person choosing it, if its bots say
     (``LEVEL_WORDS`` in their module: a catalogue ``label`` and ``seconds`` per level, or per

@@ -541,6 +541,10 @@ async def serve_socket(websocket: WebSocket, hub: Hub, settings: Settings) -> No
                     later(room.start, conn)
                 elif parsed.type == "back":
                     later(room.back, conn)
+                elif parsed.type == "hint":
+                    later(room.coach.hint, conn, parsed.body)
+                elif parsed.type == "turning_points":
+                    later(room.coach.turning_points, conn)
                 elif parsed.type == "ping":
                     later(say, {"v": 1, "type": "pong", "state_id": room.table.state_id})
                 else:

@@ -13,10 +13,13 @@ import asyncio
 import hashlib
 import multiprocessing
 import random
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from parlour.bots.levels import LEVELS, TUTOR, make_bot
+
+T = TypeVar("T")
 
 BOT_NAMES = (
     "Ana", "Bruno", "Chloé", "Dmitri", "Esi", "Farah", "Goran", "Hana", "Ivo", "Juno",
@@ -74,6 +77,12 @@ class BotRunner:
         return await loop.run_in_executor(
             self._executor(), choose_text, game, level, view, texts, seed
         )
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the pool (a module-level function of plain, picklable data), e.g.
+        the coach's hints (:mod:`parlour.server.coach`)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor(), fn, *args)
 
     def close(self) -> None:
         """Stop the process pool, if one was started (pending decisions are cancelled)."""

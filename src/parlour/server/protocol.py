@@ -16,6 +16,9 @@ Every message is a JSON object with ``"v": 1`` and a ``"type"``. The browser sen
   anyone seated once the host has had no connection for ``host_away_s``);
 - ``back`` ``{}``: "I'm back" — a computer played for this seat while its turn timer ran out
   (SCOUT tables with two or more people); from now on the person plays again;
+- ``hint`` ``{"state_id": 12}``: "Suggest a move" for the seat's turn in that state (tables
+  against computers only; :mod:`parlour.server.coach`); ``turning_points`` ``{}`` once the game
+  is over: the seat's three costliest moves. ``ref`` is echoed;
 - ``ping`` ``{}``; ``pong`` ``{"nonce": n}``, the answer to the server's ``ping`` — sent at once,
   so that the server can measure the seat's round-trip time.
 
@@ -33,6 +36,12 @@ The server sends, each with the table's current ``state_id``:
   sent instead); spectators coming and going send nothing to others;
 - ``ack``: your ``act`` or ``play`` was applied (and stored) — ``ref`` echoes the one you sent;
   for a timed ``play`` it carries the credited ``rt_ms``;
+- ``hint``: ``action`` (JSON form), ``reason`` and ``params`` (a message-catalogue key,
+  ``hint.reason.<reason>``, and its parameters), ``words`` (``{"key", "params"}``: the move in
+  words, ``hint.move.<key>``); its ``state_id`` is the state the hint is for;
+- ``turning_points``: ``points``, at most three, each ``{"round", "move", "played", "best",
+  "loss", "reason", "params"}`` (``played``/``best`` in words as above; ``loss`` in expected
+  points);
 - ``error``: ``code`` (machine-readable) and ``message`` (a sentence); it changed nothing;
 - ``pong`` (the answer to your ``ping``); ``ping`` ``{"nonce": n}`` on real-time tables, about
   every two seconds: answer with ``pong`` at once.
@@ -64,6 +73,8 @@ CLIENT_TYPES = {
     "ping": set(),
     "pong": {"nonce"},
     "back": set(),
+    "hint": {"state_id", "ref"},
+    "turning_points": set(),
 }
 """Each message type the browser may send, and the fields it may carry besides v and type."""
 
@@ -97,6 +108,8 @@ CODES = {
     "stale_reveal": "that input answers a card that is no longer showing",
     "not_realtime": "this game is played in turns: send act with a state_id",
     "realtime_game": "this game is played in real time: send play with the reveal's seq",
+    "no_hints": "hints are offered in games against computers only",
+    "not_finished": "the game is not over yet",
     # from the table:
     "stale_state": "the table has moved on",
     "not_your_turn": "it is not your turn",
@@ -195,6 +208,10 @@ def _check_fields(kind: str, body: dict[str, Any]) -> None:
         rt = body.get("rt_ms")
         if rt is not None and (not _is_int(rt) or not 0 <= rt <= MAX_RT_MS):
             raise ProtocolError("bad_message", f"rt_ms is a whole number from 0 to {MAX_RT_MS}")
+        _check_ref(body.get("ref"))
+    elif kind == "hint":
+        if not _is_int(body.get("state_id")):
+            raise ProtocolError("bad_message", "hint needs the state_id of your turn")
         _check_ref(body.get("ref"))
     elif kind == "pong":
         if not _is_int(body.get("nonce")):

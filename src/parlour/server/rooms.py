@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from parlour.bots.levels import LEVELS
 from parlour.server.away import Away
 from parlour.server.bots import BOT_NAMES
+from parlour.server.coach import Coach
 from parlour.server.driver import BotDriver
 from parlour.server.events import history
 from parlour.server.protocol import CODES, ProtocolError, error, message
@@ -119,6 +120,8 @@ class Room:
         self._deferred = False
         self._fresh: set[Connection] = set()
         self.away = Away(self)
+        self.coach = Coach(self)
+        """Hints for this table's people (``parlour.server.coach``)."""
         self.created = self.last_active
         self.joined = bool(table.record)
         """Whether a person has ever connected to a seat (a rebuilt table: has been played)."""

@@ -103,6 +103,9 @@ class Settings:
     - ``tutor_ms``, ``tutor_patience_ms``: at a real-time "Learn to play" table, how soon a
       tutorial opponent acts once the learner has had their go (0 in tests), and how long it
       leaves the learner to find a match or call a snap first (``parlour.bots.tutors``).
+    - ``hint_level``: the level whose move "Suggest a move" suggests (``parlour.server.coach``).
+    - ``hints_per_min``, ``hint_burst``: each seat may ask for ``hints_per_min`` hints a minute
+      on average, ``hint_burst`` at once; more are refused with ``rate_limited``.
     - ``admit_max_lag_ms``, ``admit_max_backlog``: new real-time tables are refused (``busy``)
       while the event loop's recent lag (p90 over the last seconds) is above the first, or
       more than the second number of writes wait for the database.
@@ -152,6 +155,9 @@ class Settings:
     request_timeout_s: float = 10.0
     replay_cache_bytes: int = 64 * 1024 * 1024
     table_seed: int = 0
+    hint_level: str = "expert"
+    hints_per_min: float = 6.0
+    hint_burst: int = 3
 
     def __post_init__(self) -> None:
         if not 0 <= self.bot_delay_min_ms <= self.bot_delay_max_ms:
@@ -180,6 +186,9 @@ class Settings:
             raise ValueError("turn_timer_s >= 0 (0: off), flip_timer_s > 0 and host_away_s >= 0")
         if self.away_level not in LEVELS:
             raise ValueError(f"away_level is one of {', '.join(LEVELS)}")
+        if self.hint_level not in LEVELS or self.hints_per_min <= 0 or self.hint_burst < 1:
+            raise ValueError(f"hint_level is one of {', '.join(LEVELS)}; hints_per_min > 0 and "
+                             "hint_burst >= 1")  # fmt: skip
         if self.pause_after_s < 0:
             raise ValueError("pause_after_s must not be negative")
         if min(self.hold_s, self.unjoined_expiry_s, self.request_timeout_s) <= 0:

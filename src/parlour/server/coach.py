@@ -1,0 +1,192 @@
+"""Hints for people: "Suggest a move" during the game, "turning points" after it.
+
+A game offers hints when its bots have a coach (:func:`parlour.bots.levels.coach_of`); nothing
+here knows which games do. Both are requests over the seat's own WebSocket (so its token is
+what authenticates them) and both are worked out from that seat's view only, in the bots'
+process pool, never on the event loop:
+
+- ``hint`` ``{"state_id": n}``: the move the bot of ``Settings.hint_level`` (Expert) would
+  make from this seat's view, with a one-line reason. Offered only at tables where every other
+  seat is a computer (a hint from Expert against other people would be an unfair help), only on
+  the seat's turn, for the current ``state_id``, at most ``hints_per_min`` a minute
+  (``hint_burst`` at once) and one at a time per seat.
+- ``turning_points`` ``{}``: once the game is over, at any table, the three moves of this seat
+  that lost most expected points by the evaluation of its coach, each with the move made, the
+  evaluation's best move, its reason and the points lost. Computed from the stored record, from
+  the views this seat had at each of its moves, once per seat (then kept).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import TYPE_CHECKING, Any
+
+from parlour.bots.levels import coach_of
+from parlour.games.registry import get_game
+from parlour.server.bots import bot_seed
+from parlour.server.limits import AddressLimiter
+from parlour.server.protocol import ProtocolError, message
+from parlour.table import RecordEntry, SeatInfo, Table
+
+if TYPE_CHECKING:
+    from parlour.server.rooms import Connection, Room
+
+TURNING_POINTS = 3
+"""How many turning points a seat is shown at most."""
+
+MIN_LOSS = 0.05
+"""A move that lost less than this (expected points) is no turning point."""
+
+
+def suggest_move(
+    game: str, level: str, view: dict[str, Any], legal: list[str], seed: int
+) -> dict[str, Any]:
+    """The coach's suggestion from ``view`` among ``legal`` (text forms): ``action`` (JSON
+    form), ``reason`` and ``params``, ``words`` (the move described). A plain function of plain
+    data, run in the bots' process pool. Raises ``ValueError`` if the game has no coach."""
+    coach = coach_of(game)
+    if coach is None:
+        raise ValueError(f"{game} offers no hints")
+    spec = get_game(game)
+    actions = [spec.parse_action(text) for text in legal]
+    action, reason, params = coach.suggest(view, actions, random.Random(seed), level)
+    key, move_params = coach.words(view, action)
+    return {"action": action.to_json(), "reason": reason, "params": params,
+            "words": {"key": key, "params": move_params}}  # fmt: skip
+
+
+def turning_points(
+    table_id: str,
+    game: str,
+    options: dict[str, Any],
+    seed: int,
+    seats: list[SeatInfo],
+    entries: list[RecordEntry],
+    seat: int,
+) -> list[dict[str, Any]]:
+    """The moves of ``seat`` in this record that lost most expected points (at most
+    :data:`TURNING_POINTS`, worst first), each ``{"round", "move", "played", "best", "loss",
+    "reason", "params"}`` (``played``/``best``: the moves in words). Each move is judged from
+    the view ``seat`` had then. A plain function of plain data, run in the bots' process pool.
+    Raises ``ValueError`` if the game has no coach or the record no longer applies."""
+    coach = coach_of(game)
+    if coach is None:
+        raise ValueError(f"{game} offers no hints")
+    table = Table(table_id, game, options, seed, list(seats), started=True)
+    found: list[tuple[float, int, int, dict[str, Any], list[Any], Any, Any]] = []
+    moves: dict[int, int] = {}
+    for entry in entries:
+        if entry.seat == seat:
+            view = table.view(seat)
+            legal = table.legal_actions(seat)
+            played = table.spec.action_from_json(entry.action)
+            if len(legal) > 1:
+                best, loss = coach.regret(view, legal, played)
+                number = moves[view["round"]] = moves.get(view["round"], 0) + 1
+                if loss >= MIN_LOSS:
+                    found.append((loss, view["round"], number, view, legal, played, best))
+        if not table.replay_entry(entry).ok:
+            raise ValueError(f"stored input {entry.seq} no longer applies")
+    found.sort(key=lambda f: -f[0])
+    points = []
+    for loss, round_no, number, view, legal, played, best in found[:TURNING_POINTS]:
+        reason, params = coach.explain(view, legal, best)
+        points.append({
+            "round": round_no, "move": number, "loss": round(loss, 1),
+            "played": _words(coach, view, played), "best": _words(coach, view, best),
+            "reason": reason, "params": params,
+        })  # fmt: skip
+    return points
+
+
+def _words(coach: Any, view: dict[str, Any], action: Any) -> dict[str, Any]:
+    key, params = coach.words(view, action)
+    return {"key": key, "params": params}
+
+
+class Coach:
+    """One room's hints: the rate limit per seat, the hints being worked out, the turning
+    points already computed (see the module docstring)."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        settings = room.hub.settings
+        self.limit = AddressLimiter(settings.hints_per_min, settings.hint_burst)
+        self.busy: set[int] = set()
+        self.points: dict[int, asyncio.Future[list[dict[str, Any]]]] = {}
+
+    def offered(self, seat: int) -> bool:
+        """Whether ``seat`` may ask for hints: the game has a coach, and every other seat is a
+        computer."""
+        table = self.room.table
+        others = [s for i, s in enumerate(table.seats) if i != seat]
+        return coach_of(table.game) is not None and all(s.kind == "bot" for s in others)
+
+    async def hint(self, conn: Connection, body: dict[str, Any]) -> None:
+        """Answer a ``hint`` message with a ``hint`` (``state_id``: the state it is for).
+        Raises :class:`ProtocolError`: ``spectator``, ``no_hints`` (no coach, or other people
+        at the table), ``not_started``, ``game_over``, ``stale_state``, ``not_your_turn`` or
+        ``rate_limited``."""
+        table = self.room.table
+        seat = conn.seat
+        if seat is None:
+            raise ProtocolError("spectator")
+        if not self.offered(seat):
+            raise ProtocolError("no_hints")
+        if not table.started:
+            raise ProtocolError("not_started")
+        if table.outcome() is not None:
+            raise ProtocolError("game_over")
+        state_id = table.state_id
+        if body["state_id"] != state_id:
+            raise ProtocolError(
+                "stale_state", f"the table has moved on: state {state_id}, not {body['state_id']}"
+            )
+        legal = table.legal_actions(seat)
+        if not legal:
+            raise ProtocolError("not_your_turn")
+        if seat in self.busy:
+            raise ProtocolError("rate_limited", "a hint is being worked out: wait for it")
+        wait = self.limit.take(str(seat))
+        if wait:
+            most = self.room.hub.settings.hints_per_min
+            text = f"at most {most:g} hints a minute: try again in {wait:.0f} s"
+            raise ProtocolError("rate_limited", text)
+        view = table.view(seat)
+        level = self.room.hub.settings.hint_level
+        seed = bot_seed(table.seed, seat, state_id) ^ 0xC0AC4
+        self.busy.add(seat)
+        try:
+            answer = await self.room.hub.bots.call(
+                suggest_move, table.game, level, view, [str(a) for a in legal], seed
+            )
+        finally:
+            self.busy.discard(seat)
+        ref = body.get("ref")
+        conn.send(message("hint", state_id, **answer, **({"ref": ref} if ref is not None else {})))
+
+    async def turning_points(self, conn: Connection) -> None:
+        """Answer a ``turning_points`` message with ``turning_points`` ``{"points": [...]}``.
+        Raises :class:`ProtocolError` ``spectator``, ``no_hints`` (the game has no coach) or
+        ``not_finished``."""
+        table = self.room.table
+        seat = conn.seat
+        if seat is None:
+            raise ProtocolError("spectator")
+        if coach_of(table.game) is None:
+            raise ProtocolError("no_hints")
+        if table.outcome() is None:
+            raise ProtocolError("not_finished")
+        pending = self.points.get(seat)
+        if pending is None:
+            args = (table.table_id, table.game, table.options, table.seed, list(table.seats),
+                    list(table.record), seat)  # fmt: skip
+            pending = asyncio.ensure_future(self.room.hub.bots.call(turning_points, *args))
+            self.points[seat] = pending
+        try:
+            points = await asyncio.shield(pending)
+        except Exception:
+            del self.points[seat]
+            raise
+        conn.send(message("turning_points", table.state_id, points=points))
