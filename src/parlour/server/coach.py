@@ -26,7 +26,7 @@ from parlour.bots.levels import coach_of
 from parlour.games.registry import get_game
 from parlour.server.bots import bot_seed
 from parlour.server.limits import AddressLimiter
-from parlour.server.protocol import ProtocolError, message
+from parlour.server.protocol import ProtocolError, error, message
 from parlour.table import RecordEntry, SeatInfo, Table
 
 if TYPE_CHECKING:
@@ -124,12 +124,21 @@ class Coach:
         return coach_of(table.game) is not None and all(s.kind == "bot" for s in others)
 
     async def hint(self, conn: Connection, body: dict[str, Any]) -> None:
-        """Answer a ``hint`` message with a ``hint`` (``state_id``: the state it is for).
-        Raises :class:`ProtocolError`: ``spectator``, ``no_hints`` (no coach, or other people
-        at the table), ``not_started``, ``game_over``, ``stale_state``, ``not_your_turn`` or
-        ``rate_limited``."""
+        """Answer a ``hint`` message with a ``hint`` (``state_id``: the state it is for), or
+        with an ``error`` (``ref`` echoed in both): ``spectator``, ``no_hints`` (no coach, or
+        other people at the table), ``not_started``, ``game_over``, ``stale_state``,
+        ``not_your_turn`` or ``rate_limited``."""
+        ref = body.get("ref")
+        extra = {"ref": ref} if ref is not None else {}
+        try:
+            answer = await self._hint(conn.seat, body["state_id"])
+        except ProtocolError as exc:
+            conn.send(error(exc.code, self.room.table.state_id, exc.message, **extra))
+            return
+        conn.send(message("hint", body["state_id"], **answer, **extra))
+
+    async def _hint(self, seat: int | None, state_id: int) -> dict[str, Any]:
         table = self.room.table
-        seat = conn.seat
         if seat is None:
             raise ProtocolError("spectator")
         if not self.offered(seat):
@@ -138,11 +147,9 @@ class Coach:
             raise ProtocolError("not_started")
         if table.outcome() is not None:
             raise ProtocolError("game_over")
-        state_id = table.state_id
-        if body["state_id"] != state_id:
-            raise ProtocolError(
-                "stale_state", f"the table has moved on: state {state_id}, not {body['state_id']}"
-            )
+        if state_id != table.state_id:
+            text = f"the table has moved on: state {table.state_id}, not {state_id}"
+            raise ProtocolError("stale_state", text)
         legal = table.legal_actions(seat)
         if not legal:
             raise ProtocolError("not_your_turn")
@@ -158,13 +165,12 @@ class Coach:
         seed = bot_seed(table.seed, seat, state_id) ^ 0xC0AC4
         self.busy.add(seat)
         try:
-            answer = await self.room.hub.bots.call(
+            answer: dict[str, Any] = await self.room.hub.bots.call(
                 suggest_move, table.game, level, view, [str(a) for a in legal], seed
             )
         finally:
             self.busy.discard(seat)
-        ref = body.get("ref")
-        conn.send(message("hint", state_id, **answer, **({"ref": ref} if ref is not None else {})))
+        return answer
 
     async def turning_points(self, conn: Connection) -> None:
         """Answer a ``turning_points`` message with ``turning_points`` ``{"points": [...]}``.

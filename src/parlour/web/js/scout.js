@@ -8,6 +8,7 @@ import { $, fill, h, toast } from "./dom.js";
 import { errorText, listNames, t } from "./i18n.js";
 import { player } from "./net.js";
 import { logItems, ranking, resultsTable, seatPanel, seatStats, showZone, winnerLine } from "./render.js";
+import { createCoach } from "./scout-hint.js";
 import { createSeating, newTable, otherSeats, seatOrder, tableId } from "./seating.js";
 import { countdown, onLowTime, setTimers } from "./turn-timer.js";
 
@@ -17,6 +18,7 @@ const ui = {
   sel: null, scout: null, ssIntent: false, pending: null, refusals: {},
   rounds: new Map(), socket: null, finalShown: false,
 };
+const coach = createCoach(ui, { render: () => render() });
 const seating = createSeating(ui, {
   onMessage,
   // a screen reader hears once that time runs low (the countdown itself stays quiet)
@@ -167,14 +169,15 @@ function awayPanel() {
 
 function flipChooser(v) {
   const flipped = [...v.hand].reverse().map(([a, b]) => [b, a]);
-  const option = (flip, cards, label) => h("button.flip-option", {
+  const option = (flip, cards, label) => h(`button.flip-option${coach.hinted("flip", flip) ? ".hinted" : ""}`, {
     type: "button", dataset: { key: `flip-${flip}`, flip }, disabled: Boolean(ui.pending),
     onclick: () => act({ type: "flip", flip }),
   }, h("span.flip-label", {}, label), cardRow(cards, "sm"));
   return h("div.panel-card.flip-choice", { role: "group", "aria-labelledby": "flip-title" },
     h("h2", { id: "flip-title" }, t("flip.title", { round: v.round }), countdown(ui.seat, { big: true })),
     h("p", {}, t("flip.body")),
-    h("div.flip-options", {}, option(false, v.hand, t("flip.keep")), option(true, flipped, t("flip.flip"))));
+    h("div.flip-options", {}, option(false, v.hand, t("flip.keep")), option(true, flipped, t("flip.flip"))),
+    coach.button(v));
 }
 
 function renderMe(v) {
@@ -196,6 +199,7 @@ function renderMe(v) {
     v.phase === "play" ? countdown(ui.seat, { big: true }) : null);
   section.classList.toggle("my-turn", myTurn() && v.phase === "play");
   renderTray(v);
+  coach.renderTip();
   renderHand(v);
   renderActionBar(v);
 }
@@ -236,7 +240,7 @@ function renderHand(v) {
     if (scouting) {
       const label = i === 0 ? t("hand.slot_first") : i === hand.length ? t("hand.slot_last") : t("hand.slot", { n: i + 1 });
       const ok = inserts.has(i);
-      items.push(h(`button.slot${ok ? "" : ".slot-off"}`, {
+      items.push(h(`button.slot${ok ? "" : ".slot-off"}${coach.hinted("slot", i) ? ".hinted" : ""}`, {
         type: "button", disabled: !ok, "aria-label": label, title: label, dataset: { key: `slot-${i}`, slot: i },
         onclick: () => act({ type: ui.scout.ss ? "scout_show" : "scout", end: ui.scout.end, rotate: ui.scout.rotate, insert: i }),
       }, h("span.slot-mark", { "aria-hidden": "true" }, "+"), card(ghost, { cls: "slot-ghost", attrs: { "aria-hidden": "true" } })));
@@ -244,7 +248,8 @@ function renderHand(v) {
     if (i === hand.length) break;
     const selected = ui.sel && i >= ui.sel.a && i <= ui.sel.b;
     if (interactive && !scouting) {
-      const classes = [selected ? "selected" : "", ui.idx.playable.has(i) ? "playable" : ""].filter(Boolean).join(".");
+      const classes = [selected ? "selected" : "", ui.idx.playable.has(i) ? "playable" : "",
+        coach.hinted("card", i) ? "hinted" : ""].filter(Boolean).join(".");
       const [up, down] = hand[i];
       const label = t("card.label", { up, down });
       items.push(card(hand[i], { tag: "button", cls: classes, attrs: {
@@ -342,6 +347,7 @@ function renderActionBar(v) {
       canSS ? h("button.btn.ss", { type: "button", "aria-pressed": String(ui.ssIntent), dataset: { key: "ss-intent" },
         disabled: Boolean(ui.pending), onclick: () => { ui.ssIntent = !ui.ssIntent; ui.sel = null; render(); } }, t("act.scout_show")) : null,
       ui.sel ? h("button.btn.ghost", { type: "button", dataset: { key: "clear" }, onclick: () => { ui.sel = null; render(); } }, t("act.clear")) : null,
+      coach.button(v),
       h("button.btn.primary.show-btn", { type: "button", disabled: !legal || Boolean(ui.pending), dataset: { key: "show" },
         "aria-describedby": why ? "show-why" : null,
         onclick: () => act({ type: "show", start: ui.sel.a, length: ui.sel.b - ui.sel.a + 1 }) },
@@ -368,6 +374,7 @@ function showResults(v, roundNo) {
     final ? h("div.final", {}, h("h3", {}, t("results.final")), ranking(v, me())) : null,
     final ? h("h3.results-sub", {}, t("results.round", { round: roundNo, rounds: v.rounds })) : null,
     resultsTable(v, result, me()),
+    final ? coach.turningPoints() : null,
     h("div.dialog-foot", {}, final ? [
       h("a.btn.ghost", { href: "/" }, t("results.lobby")),
       h("a.btn", { href: `/replay/${encodeURIComponent(tableId)}` }, t("results.replay")),
@@ -413,6 +420,7 @@ function onState(msg) {
   ui.presence = msg.presence;
   ui.idx = index(msg.actions);
   ui.refusals = msg.refusals ?? {};
+  coach.onState(msg);
   if (changed) {
     ui.sel = null;
     ui.scout = null;
@@ -481,9 +489,14 @@ function onMessage(msg) {
   } else if (msg.type === "presence") {
     ui.presence = msg.presence; // a person came or left: who is here, nothing else changed
     if (ui.view) render();
+  } else if (msg.type === "hint") {
+    coach.onHint(msg);
+  } else if (msg.type === "turning_points") {
+    coach.onPoints(msg);
   } else if (msg.type === "ack") {
     if (ui.pending === msg.ref) ui.pending = null;
   } else if (msg.type === "error") {
+    if (coach.onError(msg)) return render(); // the hint is asked again for the new state
     if (msg.ref === undefined || msg.ref === ui.pending) ui.pending = null;
     if (msg.code !== "not_away") toast(errorText(msg.code), "error"); // "I'm back" twice: already back
     render();
