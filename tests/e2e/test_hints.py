@@ -110,5 +110,20 @@ def test_suggest_a_move_then_play_it_and_see_the_turning_points(
     page.screenshot(path=shots / f"e2e-hint-turning-points-{size}-{lang}.png")
     found = violations(page)
     assert not found, report(found)
+    listed = items.count()
+
+    page.locator("#results-dialog a[href^='/replay/']").click()  # the replay lists them too
+    page.wait_for_selector("body[data-ready='1'] .open-hand")
+    if listed:
+        go = page.locator("#rp-points .tp-go")
+        go.first.wait_for(timeout=30_000)
+        assert go.count() == listed
+        seq = int(go.first.get_attribute("data-seq"))
+        go.first.click()
+        page.wait_for_selector(f"body[data-step='{seq - 1}']")
+        page.locator("#rp-points").scroll_into_view_if_needed()
+        page.screenshot(path=shots / f"e2e-hint-replay-{size}-{lang}.png")
+        found = violations(page)
+        assert not found, report(found)
     assert errors == []
     page.context.close()

@@ -123,6 +123,8 @@ def test_hints_are_refused_to_spectators_stale_states_and_other_turns(tmp_path: 
             assert answer(ws)["code"] == "not_your_turn"
             send(ws, "turning_points")
             assert answer(ws)["code"] == "not_finished"
+            early = client.get(f"/api/replay/{table}/turning-points")
+            assert early.status_code == 409 and early.json()["code"] == "not_finished"
         with client.websocket_connect(f"/ws/{table}") as stranger:
             send(stranger, "hello", token="not-a-seat-token-at-all")
             assert answer(stranger)["code"] == "bad_token"
@@ -179,3 +181,9 @@ def test_turning_points_after_a_game_are_the_costliest_moves(hints: TestClient) 
         assert p["played"] != p["best"]
         assert set(p["params"]) == set(REASONS[p["reason"]])
         assert p["played"]["key"] in MOVES and p["best"]["key"] in MOVES
+    spent = [(p["round"], p["best"]["key"]) for p in points if p["best"]["key"] == "scout_show"]
+    assert len(spent) == len(set(spent)), "Scout & Show suggested once a round at most"
+    replay = hints.get(f"/api/replay/{made['table_id']}/turning-points").json()
+    assert replay["seats"] == [{"seat": 0, "name": "Ana", "points": points}]  # people only
+    entries = {e["seq"]: e for e in hints.get(f"/api/replay/{made['table_id']}").json()["frames"]}
+    assert all(entries[p["seq"]]["events"][0]["seat"] == 0 for p in points)  # the seat's moves

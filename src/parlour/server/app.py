@@ -17,7 +17,9 @@ Routes:
   (:mod:`parlour.server.learn`), answered like ``POST /api/tables``.
 - ``GET /api/tables/{id}`` public facts about a table (seats, started, finished);
   ``POST /api/tables/{id}/join`` ``{"name": "Bo"}`` take an open seat (seat and token).
-- ``GET /api/replay/{id}`` a finished game's frames (:mod:`parlour.server.replay`).
+- ``GET /api/replay/{id}`` a finished game's frames (:mod:`parlour.server.replay`);
+  ``GET /api/replay/{id}/turning-points`` every person's turning points in it
+  (:mod:`parlour.server.coach`).
 - ``GET /api/games`` what a lobby may offer for each game: players, options (kinds, choices,
   defaults), read from each game's ``GameSpec``.
 - ``GET /{game}/designs.svg`` a game's card drawings as an SVG sprite (its
@@ -437,6 +439,18 @@ def create_app(settings: Settings | None = None) -> Starlette:
         text = await asyncio.to_thread(gzip.decompress, packed)
         return Response(text, media_type="application/json", headers=headers)
 
+    async def replay_points(request: Request) -> Response:
+        # Every person's turning points in a finished game (parlour.server.coach).
+        room = await room_of(request)
+        if isinstance(room, Response):
+            return room
+        try:
+            seats = await room.coach.replay_points()
+        except ProtocolError as exc:
+            return _problem(404 if exc.code == "no_hints" else 409, exc.code, exc.message)
+        hub_of(request).forget(room)
+        return JSONResponse({"v": 1, "seats": seats}, headers={"cache-control": "no-cache"})
+
     async def health(request: Request) -> Response:
         return JSONResponse({"v": 1, **hub_of(request).health()},
                             headers={"cache-control": "no-store"})  # fmt: skip
@@ -455,6 +469,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{table_id}", table_info),
         Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
         Route("/api/replay/{table_id}", replay_data),
+        Route("/api/replay/{table_id}/turning-points", replay_points),
         Route("/api/health", health),
         Route("/api/games", games),
         WebSocketRoute("/ws/{table_id}", game_socket),

@@ -13,7 +13,8 @@ process pool, never on the event loop:
 - ``turning_points`` ``{}``: once the game is over, at any table, the three moves of this seat
   that lost most expected points by the evaluation of its coach, each with the move made, the
   evaluation's best move, its reason and the points lost. Computed from the stored record, from
-  the views this seat had at each of its moves, once per seat (then kept).
+  the views this seat had at each of its moves, once per seat (then kept). The replay of a
+  finished game shows every person's (``GET /api/replay/{id}/turning-points``).
 """
 
 from __future__ import annotations
@@ -66,15 +67,18 @@ def turning_points(
     seat: int,
 ) -> list[dict[str, Any]]:
     """The moves of ``seat`` in this record that lost most expected points (at most
-    :data:`TURNING_POINTS`, worst first), each ``{"round", "move", "played", "best", "loss",
-    "reason", "params"}`` (``played``/``best``: the moves in words). Each move is judged from
+    :data:`TURNING_POINTS`, worst first), each ``{"seq", "round", "move", "played", "best",
+    "loss", "reason", "params"}`` (``seq``: the move's place in the record, its replay frame;
+    ``played``/``best``: the moves in words). Each move is judged from
     the view ``seat`` had then. A plain function of plain data, run in the bots' process pool.
-    Raises ``ValueError`` if the game has no coach or the record no longer applies."""
+    A move the coach says can be made once a round (its ``ONCE_PER_ROUND`` move keys) is
+    suggested at one turning point a round at most. Raises ``ValueError`` if the game has no
+    coach or the record no longer applies."""
     coach = coach_of(game)
     if coach is None:
         raise ValueError(f"{game} offers no hints")
     table = Table(table_id, game, options, seed, list(seats), started=True)
-    found: list[tuple[float, int, int, dict[str, Any], list[Any], Any, Any]] = []
+    found: list[tuple[float, tuple[int, int, int], dict[str, Any], list[Any], Any, Any]] = []
     moves: dict[int, int] = {}
     for entry in entries:
         if entry.seat == seat:
@@ -85,15 +89,24 @@ def turning_points(
                 best, loss = coach.regret(view, legal, played)
                 number = moves[view["round"]] = moves.get(view["round"], 0) + 1
                 if loss >= MIN_LOSS:
-                    found.append((loss, view["round"], number, view, legal, played, best))
+                    at = (entry.seq, view["round"], number)
+                    found.append((loss, at, view, legal, played, best))
         if not table.replay_entry(entry).ok:
             raise ValueError(f"stored input {entry.seq} no longer applies")
     found.sort(key=lambda f: -f[0])
-    points = []
-    for loss, round_no, number, view, legal, played, best in found[:TURNING_POINTS]:
+    once = set(getattr(coach, "ONCE_PER_ROUND", ()))
+    points: list[dict[str, Any]] = []
+    said: set[tuple[int, str]] = set()
+    for loss, (seq, round_no, number), view, legal, played, best in found:
+        if len(points) == TURNING_POINTS:
+            break
+        key = coach.words(view, best)[0]
+        if key in once and (round_no, key) in said:
+            continue  # a move that can be made once a round is suggested once a round
+        said.add((round_no, key))
         reason, params = coach.explain(view, legal, best)
         points.append({
-            "round": round_no, "move": number, "loss": round(loss, 1),
+            "seq": seq, "round": round_no, "move": number, "loss": round(loss, 1),
             "played": _words(coach, view, played), "best": _words(coach, view, best),
             "reason": reason, "params": params,
         })  # fmt: skip
@@ -176,10 +189,15 @@ class Coach:
         """Answer a ``turning_points`` message with ``turning_points`` ``{"points": [...]}``.
         Raises :class:`ProtocolError` ``spectator``, ``no_hints`` (the game has no coach) or
         ``not_finished``."""
-        table = self.room.table
-        seat = conn.seat
-        if seat is None:
+        if conn.seat is None:
             raise ProtocolError("spectator")
+        points = await self.points_for(conn.seat)
+        conn.send(message("turning_points", self.room.table.state_id, points=points))
+
+    async def points_for(self, seat: int) -> list[dict[str, Any]]:
+        """The turning points of ``seat`` in the finished game (worked out once, in the bots'
+        pool). Raises :class:`ProtocolError` ``no_hints`` or ``not_finished``."""
+        table = self.room.table
         if coach_of(table.game) is None:
             raise ProtocolError("no_hints")
         if table.outcome() is None:
@@ -191,8 +209,16 @@ class Coach:
             pending = asyncio.ensure_future(self.room.hub.bots.call(turning_points, *args))
             self.points[seat] = pending
         try:
-            points = await asyncio.shield(pending)
+            return await asyncio.shield(pending)
         except Exception:
-            del self.points[seat]
+            self.points.pop(seat, None)
             raise
-        conn.send(message("turning_points", table.state_id, points=points))
+
+    async def replay_points(self) -> list[dict[str, Any]]:
+        """Every person's turning points in the finished game, for its replay (which shows
+        every hand anyway): ``[{"seat", "name", "points"}]``. Raises :class:`ProtocolError`
+        ``no_hints`` or ``not_finished``."""
+        seats = self.room.table.seats
+        people = [i for i, s in enumerate(seats) if s.kind == "human"]
+        return [{"seat": i, "name": seats[i].name, "points": await self.points_for(i)}
+                for i in people]  # fmt: skip

@@ -52,6 +52,10 @@ MOVES: dict[str, tuple[str, ...]] = {
 }
 """Every move :func:`words` describes, with its parameters."""
 
+ONCE_PER_ROUND = ("scout_show",)
+"""Moves a seat can make once a round (S12: one Scout & Show): the turning points suggest each
+at one move a round at most (the evaluation puts no value on keeping it for later)."""
+
 FAMILIES = {
     "empties": ("empties",),
     "captures": ("captured",),

@@ -5,6 +5,7 @@ import { $, fill, h } from "./dom.js";
 import { setupHelp } from "./help.js";
 import { applyCatalogue, t } from "./i18n.js";
 import { logItems, seatPanel, showZone } from "./render.js";
+import { pointItem } from "./scout-hint.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] ?? "");
 const rp = { data: null, at: 0, timer: null };
@@ -83,6 +84,22 @@ async function main() {
     else if (e.key === "ArrowLeft") show(rp.at - 1);
   });
   show(0);
+  turningPoints();
+}
+
+/** Every person's turning points (issue 11), each with a button to the position before it. */
+async function turningPoints() {
+  const response = await fetch(`/api/replay/${encodeURIComponent(tableId)}/turning-points`);
+  if (!response.ok) return;
+  const seats = (await response.json()).seats.filter((s) => s.points.length);
+  const box = $("rp-points");
+  box.hidden = !seats.length;
+  fill(box, seats.map((s) => [
+    h("h3", {}, t("hint.tp.of", { name: s.name })),
+    h("ol.tp-list", {}, s.points.map((p) => pointItem(p,
+      h("button.btn.small.ghost.tp-go", { type: "button", dataset: { seq: p.seq },
+        onclick: () => { show(p.seq - 1); $("felt").scrollIntoView({ block: "nearest" }); } }, t("hint.tp.go")), s.name))),
+  ]));
 }
 
 main();

@@ -9,11 +9,24 @@ import { t, tn } from "./i18n.js";
 import "./i18n-hint.js";
 
 /** Words for a move the server described (`{key, params}`). */
-const moveText = (words) => t(`hint.move.${words.key}`, words.params);
+export const moveText = (words) => t(`hint.move.${words.key}`, words.params);
 
 /** Words for a reason the server gave (`reason`, `params`; counts take their plural form). */
-const reasonText = (reason, params) =>
+export const reasonText = (reason, params) =>
   typeof params.n === "number" ? tn(`hint.reason.${reason}`, params.n, params) : t(`hint.reason.${reason}`, params);
+
+/** One turning point as a list item; `more`: controls added at its end, e.g. the replay's,
+ * which names the player (`playedBy`) instead of saying "you". */
+export function pointItem(p, more = null, playedBy = null) {
+  const when = playedBy ? t("hint.tp.when_of", { round: p.round, move: p.move }) : t("hint.tp.when", { round: p.round, move: p.move });
+  const played = playedBy ? t("hint.tp.played_by", { name: playedBy, move: moveText(p.played) })
+    : t("hint.tp.played", { move: moveText(p.played) });
+  return h("li.tp-item", {},
+    h("div.tp-head", {}, h("span.tp-when", {}, when), h("span.tp-loss", {}, tn("hint.tp.loss", p.loss))),
+    h("div.tp-played", {}, played),
+    h("div.tp-best", {}, t("hint.tp.best", { move: moveText(p.best) }), " ", reasonText(p.reason, p.params)),
+    more);
+}
 
 /** The coach of the page's `ui` (scout.js); `render` redraws the table. Once a hint is shown,
  * the control that plays it has the focus. */
@@ -121,11 +134,7 @@ export function createCoach(ui, { render }) {
     const points = coach.points;
     if (points === null) return h("p.muted", {}, t("hint.tp.loading"));
     if (!points.length) return h("p", {}, t("hint.tp.none"));
-    return [h("p.tp-intro", {}, t("hint.tp.intro")), h("ol.tp-list", {}, points.map((p) => h("li.tp-item", {},
-      h("div.tp-head", {}, h("span.tp-when", {}, t("hint.tp.when", { round: p.round, move: p.move })),
-        h("span.tp-loss", {}, tn("hint.tp.loss", p.loss))),
-      h("div.tp-played", {}, t("hint.tp.played", { move: moveText(p.played) })),
-      h("div.tp-best", {}, t("hint.tp.best", { move: moveText(p.best) }), " ", reasonText(p.reason, p.params)))))];
+    return [h("p.tp-intro", {}, t("hint.tp.intro")), h("ol.tp-list", {}, points.map((p) => pointItem(p)))];
   }
 
   function onPoints(msg) {
