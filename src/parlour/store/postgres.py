@@ -170,12 +170,21 @@ class PostgresStore:
             "application_name": "parlour",
         }
         try:
-            with psycopg.connect(url, **kwargs) as conn:
-                version = migrate(conn)
-                self._check_columns(conn, version)
+            conn = psycopg.connect(url, **kwargs)
         except psycopg.Error as exc:
-            raise StorageError(f"cannot use the PostgreSQL database {redact(url)}: "
+            raise StorageError(f"cannot reach the PostgreSQL database {redact(url)}: "
                                f"{_reason(exc)}") from None  # fmt: skip
+        with conn:
+            try:
+                self._check_columns(conn, migrate(conn))
+            except psycopg.OperationalError as exc:
+                raise StorageError(f"the PostgreSQL database {redact(url)} failed: "
+                                   f"{_reason(exc)}") from None  # fmt: skip
+            except psycopg.Error as exc:  # e.g. a table of the same name made by another program
+                raise CorruptDatabase(
+                    f"the schema of the PostgreSQL database {redact(url)} could not be migrated "
+                    f"to version {LATEST}: {_reason(exc)}"
+                ) from None
         self._pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
             url, kwargs=kwargs, min_size=1, max_size=pool_size, open=False, name="parlour",
             check=ConnectionPool.check_connection, timeout=timeout_s, reconnect_timeout=10.0,
@@ -253,12 +262,10 @@ class PostgresStore:
                         failed.append(_refusal(exc))
                     except (ValueError, KeyError) as exc:  # a bad fence or operation
                         failed.append(exc)
+        except PoolTimeout:  # (a kind of psycopg.OperationalError)
+            raise StorageError(self._unanswered()) from None
         except psycopg.Error as exc:
             raise StorageError(f"the moves could not be stored: {_reason(exc)}") from None
-        except PoolTimeout:
-            raise StorageError(
-                f"the database did not answer within {self._timeout:g} s (is PostgreSQL up?)"
-            ) from None
         return failed
 
     # ------------------------------------------------------------------ reads
@@ -268,12 +275,14 @@ class PostgresStore:
         try:
             with self._pool.connection() as conn:
                 return run(conn)
+        except PoolTimeout:
+            raise StorageError(self._unanswered()) from None
         except psycopg.Error as exc:
             raise StorageError(f"the database failed: {_reason(exc)}") from None
-        except PoolTimeout:
-            raise StorageError(
-                f"the database did not answer within {self._timeout:g} s (is PostgreSQL up?)"
-            ) from None
+
+    def _unanswered(self) -> str:
+        return (f"no connection to PostgreSQL at {redact(self.url)} within {self._timeout:g} s "
+                "(is it running?)")  # fmt: skip
 
     def _ids(self, sql: str, params: Sequence[Any] = ()) -> list[str]:
         return self._read(lambda c: [row[0] for row in c.execute(sql, params).fetchall()])
