@@ -11,6 +11,8 @@ import pytest
 
 from parlour.store import (
     STORAGE_ERRORS,
+    Fence,
+    Op,
     StaleFence,
     Store,
     op_append,
@@ -43,6 +45,17 @@ def run(*writes: Any) -> list[BaseException | None]:
         return list(await asyncio.gather(*writes, return_exceptions=True))
 
     return asyncio.run(together())
+
+
+def together(store: Store, *groups: tuple[list[Op], Fence | None]) -> list[BaseException | None]:
+    """Queue ``groups`` while the writer thread waits (it needs the queue's lock, held here),
+    so that they are committed in one transaction; what each raised (``None``: stored)."""
+    batches = store.writer.batches
+    with store.writer._ready:
+        futures = [store.submit(ops, fence) for ops, fence in groups]
+    results = [future.exception(timeout=30) for future in futures]
+    assert store.writer.batches == batches + 1, "one transaction for the whole batch"
+    return results
 
 
 def test_a_game_written_through_the_writer_loads_and_rebuilds_identically(
@@ -143,11 +156,12 @@ def test_a_stale_fence_refuses_its_group_alone(store: Store) -> None:
     assert store.fence_token("t") == 3
     assert run(store.write([op_append("t", entry(2))], fence=("t", 3))) == [None]  # same owner
     # In one batch: the old owner (token 2) is refused, the others are stored.
-    stale, good, other, plain = run(
-        store.write([op_append("t", entry(3)), op_finish("t", {})], fence=("t", 2)),
-        store.write([op_append("t", entry(4))], fence=("t", 5)),
-        store.write([op_append("u", entry(1))], fence=("u", 1)),
-        store.write([op_append("u", entry(2))]),  # no fence: one process, no check
+    stale, good, other, plain = together(
+        store,
+        ([op_append("t", entry(3)), op_finish("t", {})], ("t", 2)),
+        ([op_append("t", entry(4))], ("t", 5)),
+        ([op_append("u", entry(1))], ("u", 1)),
+        ([op_append("u", entry(2))], None),  # no fence: one process, no check
     )
     assert isinstance(stale, StaleFence) and "stale" in str(stale)
     assert (good, other, plain) == (None, None, None)
@@ -188,9 +202,10 @@ def test_writes_that_arrive_together_are_committed_together(store: Store) -> Non
 def test_a_failing_group_fails_alone_and_stores_nothing_of_itself(store: Store) -> None:
     new_table(store, "a")
     store.execute(op_append("a", entry(1)))
-    bad, good = run(
-        store.write([op_append("a", entry(2)), op_append("a", entry(1))]),  # seq 1 again
-        store.write([op_create_table("b", "scout", {"players": 2}, 1, SEATS[:2], True, 0)]),
+    bad, good = together(
+        store,
+        ([op_append("a", entry(2)), op_append("a", entry(1))], None),  # seq 1 again
+        ([op_create_table("b", "scout", {"players": 2}, 1, SEATS[:2], True, 0)], None),
     )
     assert isinstance(bad, STORAGE_ERRORS) and good is None
     assert [e.seq for e in store.load("a").entries] == [1]  # seq 2 of the failed group is gone

@@ -57,6 +57,9 @@ SQL = {
 }  # fmt: skip
 """Each operation kind (``parlour.store.base.op_*``) as a PostgreSQL statement."""
 
+FENCE_SQL = "SELECT parlour_fence(%s, %s)"
+"""Checks a write's fencing token and keeps it (migration 2 defines the function)."""
+
 STALE_FENCE = "PLF01"
 """The SQLSTATE ``parlour_fence()`` raises for a stale fencing token."""
 
@@ -244,24 +247,39 @@ class PostgresStore:
         self._read(run)
 
     def _commit(self, groups: list[Group]) -> list[BaseException | None]:
-        # The writer thread: every group in one transaction, each in its own savepoint.
-        failed: list[BaseException | None] = []
+        # The writer thread: every group in one transaction. Fast path: all the statements
+        # pipelined (one round trip for the batch). If any group fails, that transaction is
+        # rolled back whole and the batch is stored again with a savepoint per group, so that
+        # only the failing groups are refused.
+        failed: list[BaseException | None] = [None] * len(groups)
+        valid: list[tuple[int, list[tuple[Any, tuple[Any, ...]]]]] = []
+        for i, (ops, fence) in enumerate(groups):
+            try:  # a bad fence or operation kind refuses its group before anything is sent
+                statements = [] if fence is None else [(FENCE_SQL, check_fence(fence))]
+                valid.append((i, statements + [(SQL[op.kind], op.args) for op in ops]))
+            except (ValueError, KeyError, TypeError) as exc:
+                failed[i] = exc
         try:
-            with self._pool.connection() as conn, conn.transaction():
-                for ops, fence in groups:
-                    try:
-                        with conn.transaction():  # a savepoint
-                            if fence is not None:
-                                conn.execute("SELECT parlour_fence(%s, %s)", check_fence(fence))
-                            for op in ops:
-                                conn.execute(SQL[op.kind], op.args)
-                        failed.append(None)
-                    except psycopg.Error as exc:
-                        if conn.broken or conn.closed:
-                            raise
-                        failed.append(_refusal(exc))
-                    except (ValueError, KeyError) as exc:  # a bad fence or operation
-                        failed.append(exc)
+            with self._pool.connection() as conn:
+                try:
+                    with conn.pipeline(), conn.transaction():
+                        for _, statements in valid:
+                            for sql, args in statements:
+                                conn.execute(sql, args)
+                    return failed
+                except psycopg.Error:
+                    if conn.broken or conn.closed:
+                        raise
+                with conn.transaction():
+                    for i, statements in valid:
+                        try:
+                            with conn.transaction():  # a savepoint
+                                for sql, args in statements:
+                                    conn.execute(sql, args)
+                        except psycopg.Error as exc:
+                            if conn.broken or conn.closed:
+                                raise
+                            failed[i] = _refusal(exc)
         except PoolTimeout:  # (a kind of psycopg.OperationalError)
             raise StorageError(self._unanswered()) from None
         except psycopg.Error as exc:
