@@ -15,14 +15,16 @@ import pytest
 
 from parlour.store import (
     CorruptDatabase,
+    SQLiteStore,
     StaleFence,
     StorageError,
+    describe,
     op_append,
     op_set_token_hash,
     open_store,
 )
 from parlour.store.postgres import LATEST as PG_LATEST
-from parlour.store.postgres import migrate
+from parlour.store.postgres import PostgresStore, migrate
 from parlour.store.sqlite import LATEST
 from parlour.table import RecordEntry, SeatInfo
 
@@ -167,3 +169,16 @@ def test_an_unreachable_server_is_refused_without_its_password() -> None:
     assert "Traceback" not in run.stderr and "s3cret" not in run.stderr + run.stdout
     with pytest.raises(ValueError, match="mysql:// is not a database"):
         open_store("mysql://x@y/z")
+
+
+def test_a_url_names_the_backend(tmp_path: Path, pg_url: str) -> None:
+    path = tmp_path / "p.db"
+    for url in (str(path), f"sqlite:///{path}"):  # the same file either way
+        store = open_store(url)
+        assert isinstance(store, SQLiteStore) and store.path == str(path)
+        store.close()
+    store = open_store(pg_url)
+    assert isinstance(store, PostgresStore) and store.schema_version() == PG_LATEST
+    store.close()
+    assert describe("postgresql://u:pw@h/db") == "postgresql://u:***@h/db"
+    assert describe(str(path)) == str(path)

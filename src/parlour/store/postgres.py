@@ -367,7 +367,8 @@ class PostgresStore:
         """A stored table with its inputs in order; raises ``KeyError`` for an unknown id."""
 
         def run(conn: psycopg.Connection[Any]) -> StoredTable:
-            with conn.transaction():  # the row and its inputs as of one moment
+            with conn.transaction():  # the row and its inputs as of one moment (a snapshot)
+                conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                 row = conn.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = %s",
                                    (table_id,)).fetchone()  # fmt: skip
                 if row is None:
