@@ -49,10 +49,12 @@ class ThrowawayPostgres:
     outage tests stop and restart it), :meth:`destroy` (stop and delete everything)."""
 
     def __init__(self) -> None:
-        self.folder = Path(tempfile.mkdtemp(prefix="parlour-pg-"))
+        self._user = "nobody" if os.geteuid() == 0 else None
+        # as root, in /tmp: the unprivileged user must reach its folder (TMPDIR may not let it)
+        where = "/tmp" if self._user and os.path.isdir("/tmp") else None
+        self.folder = Path(tempfile.mkdtemp(prefix="parlour-pg-", dir=where))
         self.data = self.folder / "data"
         self.port = _free_port()
-        self._user = "nobody" if os.geteuid() == 0 else None
         if self._user is not None:
             entry = pwd.getpwnam(self._user)
             os.chown(self.folder, entry.pw_uid, entry.pw_gid)
@@ -60,7 +62,8 @@ class ThrowawayPostgres:
                   "-E", "UTF8", "--no-sync", "--no-instructions")  # fmt: skip
 
     def _run(self, *command: str) -> None:
-        prefix = ["runuser", "-u", self._user, "--"] if self._user else []
+        runuser = shutil.which("runuser") or "/usr/sbin/runuser"
+        prefix = [runuser, "-u", self._user, "--"] if self._user else []
         done = subprocess.run([*prefix, *command], capture_output=True, text=True, timeout=120)
         if done.returncode != 0:
             raise RuntimeError(f"{' '.join(command)} failed:\n{done.stdout}\n{done.stderr}")
