@@ -388,8 +388,10 @@ class PostgresStore:
 
 
 def _reason(exc: psycopg.Error) -> str:
-    """A database error in one line."""
-    return " ".join(str(exc).split()) or type(exc).__name__
+    """A database error in one line: the server's primary message only (its DETAIL may quote a
+    failing row, seed included, and logs never carry a table's secrets)."""
+    text = exc.diag.message_primary if exc.sqlstate else None
+    return " ".join((text or str(exc)).split()) or type(exc).__name__
 
 
 def _refusal(exc: psycopg.Error) -> StorageError:
