@@ -99,7 +99,13 @@ def _act(seat: Seat) -> Msg:
     return msg
 
 
-def _status(url: str) -> tuple[int, Msg]:
+def _post(url: str, body: Msg) -> tuple[int, Msg]:
+    request = urllib.request.Request(url, json.dumps(body).encode(),
+                                     {"content-type": "application/json"})  # fmt: skip
+    return _status(request)
+
+
+def _status(url: str | urllib.request.Request) -> tuple[int, Msg]:
     try:
         with urllib.request.urlopen(url, timeout=10) as answer:
             return answer.status, json.loads(answer.read())
@@ -132,6 +138,8 @@ def test_postgresql_down_mid_game_refuses_the_move_and_the_table_resumes_when_it
         assert status == 200 and info["table_id"] == table_id and not info["finished"]
         status, problem = _status(f"{server.url}/api/tables/nothere")  # needs the database
         assert status == 503 and problem["code"] == "storage_error"
+        status, problem = _post(f"{server.url}/api/tables", {"name": "Bo", "seats": BOTS})
+        assert status == 503 and problem["code"] == "storage_error"
 
         own_postgres.start()
         back = time.monotonic()
@@ -150,6 +158,7 @@ def test_postgresql_down_mid_game_refuses_the_move_and_the_table_resumes_when_it
         server.stop()
     store = open_store(own_postgres.url())
     assert [e.seq for e in store.load(table_id).entries] == list(range(1, last + 1))
+    assert store.unfinished() == []  # the table refused during the outage was never made
     store.close()
     log = server.log.read_text()
     assert f"no connection to PostgreSQL at {own_postgres.url()} within 1 s" in log

@@ -23,7 +23,7 @@ from parlour.server.protocol import ProtocolError
 from parlour.server.realtime import RealtimeRoom
 from parlour.server.rooms import Room, clean_name, now_ms, token_hash
 from parlour.server.settings import Settings
-from parlour.store import Store, op_create_table, op_expire, op_set_token_hash
+from parlour.store import STORAGE_ERRORS, Store, op_create_table, op_expire, op_set_token_hash
 from parlour.table import SeatInfo, Table, legacy_version
 
 log = logging.getLogger("parlour.server")
@@ -254,7 +254,11 @@ class Hub:
             raise ProtocolError("busy")
         most = self.settings.max_tables_per_guest
         if guest is not None:
-            ids = await asyncio.to_thread(self.store.unfinished_of, guest)
+            try:
+                ids = await asyncio.to_thread(self.store.unfinished_of, guest)
+            except STORAGE_ERRORS as exc:
+                log.error("could not read the tables of a guest: %s", exc)
+                raise ProtocolError("storage_error", "the table could not be saved") from None
             if sum((room := self.rooms.get(i)) is not None and room.held(now) for i in ids) >= most:
                 raise ProtocolError(
                     "too_many_tables",
