@@ -1,5 +1,6 @@
 """``parlour serve --db postgresql://…`` on a real PostgreSQL: a whole SCOUT game over
-WebSockets that survives a restart and a kill of the server, and an outage of PostgreSQL itself
+WebSockets that survives a restart and a kill of the server, a real-time SNAP game stored as
+played, and an outage of PostgreSQL itself
 mid-game (the move is refused with ``storage_error`` and changes nothing, the server keeps
 answering, and the table carries on once PostgreSQL is back)."""
 
@@ -16,10 +17,15 @@ from typing import Any
 
 import psycopg
 import pytest
+from starlette.testclient import TestClient
 
+from parlour.server import create_app
 from parlour.store import open_store
+from parlour.table import Table
 from tests.pg import ThrowawayPostgres, throwaway
+from tests.server.conftest import create, fast_settings, hello, receive, room_of, send
 from tests.server.live import LiveServer, get, post
+from tests.server.test_realtime_games import snap_move
 from tests.server.test_restart import Seat
 
 Msg = dict[str, Any]
@@ -77,6 +83,41 @@ def test_a_whole_scout_game_on_postgresql_survives_a_restart_and_a_kill(
     assert token not in everything  # only its hash is stored
     log = server.log.read_text()
     assert "rebuilt 1 unfinished tables" in log and "Traceback" not in log
+
+
+def test_a_real_time_snap_game_on_postgresql_is_stored_as_played(
+    tmp_path: Path, pg_url: str
+) -> None:
+    settings = fast_settings(tmp_path, db=pg_url, game_speed=20.0, start_countdown_ms=0)
+    with TestClient(create_app(settings)) as client:
+        made = create(client, BOTS, game="snap", options={"match": "rank"})
+        table_id = made["table_id"]
+        room = room_of(client, table_id)
+        rng = random.Random(8)
+        with client.websocket_connect(f"/ws/{table_id}") as ws:
+            state = hello(ws, made["token"])
+            played: set[tuple[int, str]] = set()
+            while state["view"]["outcome"] is None:
+                choice = snap_move(state, rng)
+                key = (state["view"]["seq"], json.dumps(choice and choice["action"]))
+                if choice is not None and key not in played:
+                    played.add(key)
+                    send(ws, "play", **choice)
+                while (msg := receive(ws, "the next state"))["type"] != "state":
+                    if msg["type"] == "ping":
+                        send(ws, "pong", nonce=msg["nonce"])
+                    else:
+                        assert msg["type"] != "error" or msg["code"] != "storage_error", msg
+                state = msg
+        live = room.table
+    store = open_store(pg_url)
+    stored = store.load(table_id)
+    store.close()
+    assert stored.finished and any(e.seat == 0 for e in stored.entries)
+    assert [e.to_json() for e in stored.entries] == [e.to_json() for e in live.record]
+    rebuilt = Table(table_id, "snap", stored.options, stored.seed, list(stored.seats),
+                    record=stored.entries)  # fmt: skip
+    assert rebuilt.state == live.state
 
 
 @pytest.fixture()
