@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[test,rl,arena]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[test,rl,arena,pg]'
 	touch $(STAMP)
 
 # The web server on http://127.0.0.1:8000 (add options: make serve SERVE_ARGS="--port 9000").
@@ -98,5 +98,5 @@ clean:
 # pyproject.toml): every transitive dependency at the version pip resolves today.
 constraints:
 	rm -rf /tmp/parlour-constraints && $(PYTHON) -m venv /tmp/parlour-constraints
-	/tmp/parlour-constraints/bin/pip install --quiet -e '.[test,rl,arena,plots]'
+	/tmp/parlour-constraints/bin/pip install --quiet -e '.[test,rl,arena,pg,plots]'
 	/tmp/parlour-constraints/bin/pip freeze --exclude-editable | grep -v '^parlour' > constraints.txt

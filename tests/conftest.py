@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.pg import fresh_database, postgres_server
 from tests.server.conftest import bounded_reads
 from tests.server.live import RUNNING
 
@@ -26,3 +27,18 @@ def _no_server_outlives_its_test() -> Iterator[None]:
     yield
     for server in set(RUNNING) - before:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_admin() -> Iterator[str]:
+    """A real PostgreSQL server's admin URL for this session (``PARLOUR_TEST_POSTGRES``, or a
+    throwaway server: ``tests/pg.py``)."""
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture()
+def pg_url(postgres_admin: str) -> Iterator[str]:
+    """The URL of a fresh, empty PostgreSQL database of this test's own."""
+    with fresh_database(postgres_admin) as url:
+        yield url

@@ -30,7 +30,7 @@ STDLIB_ONLY = {"core", "games", "art"}
 THIRD_PARTY = {
     "bots": set(),
     "table": set(),
-    "store": set(),
+    "store": {"psycopg", "psycopg_pool"},  # PostgreSQL (the pg extra), store/postgres.py only
     "server": {"starlette", "uvicorn", "websockets", "anyio", "h11"},
 }
 """The third-party packages a layer may import: the server a web framework and its server, not

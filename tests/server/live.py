@@ -51,16 +51,19 @@ conftest stops it)."""
 
 
 class LiveServer:
-    """``parlour serve`` on a free port with the SQLite file ``db``; ``start()``/``stop()``
-    (or ``kill()``) may be called again to restart it on the same database."""
+    """``parlour serve`` on a free port with the SQLite file ``db`` (or a database URL: then
+    ``log`` says where its output goes); ``start()``/``stop()`` (or ``kill()``) may be called
+    again to restart it on the same database."""
 
-    def __init__(self, db: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, db: Path | str, env: dict[str, str] | None = None, log: Path | None = None
+    ) -> None:
         self.db = db
         self.port = free_port()
         seed = {"PARLOUR_TABLE_SEED": str(seed_of_this_test())}
         self.env = {**os.environ, **FAST, **seed, **(env or {})}
         self.proc: subprocess.Popen[bytes] | None = None
-        self.log = db.with_suffix(".log")
+        self.log = log or Path(db).with_suffix(".log")
 
     @property
     def url(self) -> str:

@@ -1,4 +1,5 @@
-"""Group commit (the store's writer thread) and a damaged database refused at start."""
+"""The SQLite writer: a locked file makes the write wait, not the event loop; close stores what is
+queued; a damaged database is refused at start (group commit itself: test_contract.py)."""
 
 from __future__ import annotations
 
@@ -20,41 +21,6 @@ SEATS = [SeatInfo("human", "Ana"), SeatInfo("bot", "Bo", "easy")]
 
 def entry(seq: int) -> RecordEntry:
     return RecordEntry(seq, 0, {"type": "flip", "flip": False}, seq)
-
-
-def test_writes_that_arrive_together_are_committed_together(tmp_path: Path) -> None:
-    store = SQLiteStore(str(tmp_path / "p.db"))
-    for t in range(40):
-        store.execute(op_create_table(f"t{t}", "scout", {"players": 2}, 1, SEATS, True, 0))
-
-    async def many() -> None:
-        await asyncio.gather(*(store.write([op_append(f"t{t}", entry(1))]) for t in range(40)))
-
-    asyncio.run(many())
-    assert store.writer.groups == 40
-    assert store.writer.batches < 40  # several groups per transaction
-    assert all(len(store.load(f"t{t}").entries) == 1 for t in range(40))
-    store.close()
-
-
-def test_a_failing_group_fails_alone_and_stores_nothing_of_itself(tmp_path: Path) -> None:
-    store = SQLiteStore(str(tmp_path / "p.db"))
-    store.execute(op_create_table("a", "scout", {"players": 2}, 1, SEATS, True, 0))
-    store.execute(op_append("a", entry(1)))
-
-    async def both() -> list[BaseException | None]:
-        results = await asyncio.gather(
-            store.write([op_append("a", entry(2)), op_append("a", entry(1))]),  # seq 1 again
-            store.write([op_create_table("b", "scout", {"players": 2}, 1, SEATS, True, 0)]),
-            return_exceptions=True,
-        )
-        return list(results)
-
-    bad, good = asyncio.run(both())
-    assert isinstance(bad, sqlite3.IntegrityError) and good is None
-    assert [e.seq for e in store.load("a").entries] == [1]  # seq 2 of the failed group is gone
-    assert store.load("b").table_id == "b"
-    store.close()
 
 
 def test_a_locked_database_makes_the_write_wait_not_the_event_loop(tmp_path: Path) -> None:

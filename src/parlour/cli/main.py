@@ -49,7 +49,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port (default 8000)")
-    serve.add_argument("--db", help="SQLite file (default parlour.db in this folder)")
+    serve.add_argument(
+        "--db",
+        help="the database: an SQLite file or sqlite:///path (default "
+        "parlour.db in this folder), or postgresql://user@host:port/name "
+        "(also PARLOUR_DB)",
+    )
     serve.add_argument(
         "--bot-delay-ms",
         metavar="MIN-MAX",
@@ -179,13 +184,13 @@ def _serve(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"parlour serve: {error}", file=sys.stderr)
         return 2
-    from parlour.store import CorruptDatabase, SQLiteStore
+    from parlour.store import StorageError, open_store, refusal_hint
 
-    try:  # refuse a damaged database before anyone connects (PRAGMA quick_check)
-        SQLiteStore(settings.db).close()
-    except CorruptDatabase as error:
-        print(f"parlour serve: {error}. Not starting: restore the file from a backup, or move "
-              "it away to start with an empty database.", file=sys.stderr)  # fmt: skip
+    try:  # refuse a damaged or unreachable database before anyone connects
+        open_store(settings.db, settings.db_busy_timeout_s).close()
+    except (StorageError, ValueError) as error:
+        hint = refusal_hint(settings.db, error) if isinstance(error, StorageError) else ""
+        print(f"parlour serve: {error}. Not starting. {hint}".rstrip(), file=sys.stderr)
         return 2
     print(f"Parlour: open http://{settings.host}:{settings.port} in your browser", flush=True)
     serve(settings)

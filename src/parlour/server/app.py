@@ -39,7 +39,6 @@ import json
 import logging
 import re
 import secrets
-import sqlite3
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -69,7 +68,7 @@ from parlour.server.protocol import CODES, ProtocolError, error, parse
 from parlour.server.replay import Expired, NotFinished, ReplayCache
 from parlour.server.rooms import Connection, Room, clean_name
 from parlour.server.settings import Settings
-from parlour.store import CorruptDatabase, SQLiteStore
+from parlour.store import STORAGE_ERRORS, StorageError, describe, open_store, refusal_hint
 from parlour.table import SeatInfo, VersionMismatch
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -279,11 +278,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        try:
-            store = SQLiteStore(settings.db, busy_timeout_s=settings.db_busy_timeout_s)
-        except CorruptDatabase as exc:
-            log.critical("not starting: %s. Restore it from a backup, or move it away to start "
-                         "with an empty database.", exc)  # fmt: skip
+        try:  # off the event loop: PostgreSQL is reached over the network
+            store = await asyncio.to_thread(open_store, settings.db, settings.db_busy_timeout_s)
+        except StorageError as exc:
+            log.critical("not starting: %s. %s", exc, refusal_hint(settings.db, exc))
             raise
         runner = BotRunner(settings.bot_workers)
         hub = Hub(settings, store, runner)
@@ -291,7 +289,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         app.state.replays = replays
         rebuilt = await hub.open()
         if rebuilt:
-            log.info("rebuilt %d unfinished tables from %s", rebuilt, settings.db)
+            log.info("rebuilt %d unfinished tables from %s", rebuilt, describe(settings.db))
         try:
             yield
         finally:
@@ -390,7 +388,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return _problem(410, "table_outdated", CODES["table_outdated"])
         except KeyError:
             return _problem(404, "no_such_table", "there is no such table")
-        except sqlite3.Error:
+        except STORAGE_ERRORS:
             log.exception("could not load table %s", request.path_params["table_id"])
             return _problem(503, "storage_error", "the table could not be read; try again")
 
@@ -429,7 +427,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return _problem(410, "table_outdated", CODES["table_outdated"])
         except NotFinished:
             return _problem(409, "not_finished", "a replay is shown when the game is over")
-        except sqlite3.Error:
+        except STORAGE_ERRORS:
             log.exception("could not load table %s", request.path_params["table_id"])
             return _problem(503, "storage_error", "the game could not be read; try again")
         headers = {"cache-control": "public, max-age=86400", "vary": "accept-encoding"}
@@ -501,7 +499,7 @@ async def serve_socket(websocket: WebSocket, hub: Hub, settings: Settings) -> No
         await _send(websocket, error("no_such_table", 0))
         await websocket.close(code=4404)
         return
-    except sqlite3.Error:
+    except STORAGE_ERRORS:
         log.exception("could not load table %s", table_id)
         await _send(websocket, error("storage_error", 0, "the table could not be read"))
         await websocket.close(code=1011)

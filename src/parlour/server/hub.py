@@ -23,7 +23,7 @@ from parlour.server.protocol import ProtocolError
 from parlour.server.realtime import RealtimeRoom
 from parlour.server.rooms import Room, clean_name, now_ms, token_hash
 from parlour.server.settings import Settings
-from parlour.store import SQLiteStore, op_create_table, op_expire, op_set_token_hash
+from parlour.store import STORAGE_ERRORS, Store, op_create_table, op_expire, op_set_token_hash
 from parlour.table import SeatInfo, Table, legacy_version
 
 log = logging.getLogger("parlour.server")
@@ -49,7 +49,7 @@ class TableExpired(KeyError):
 class Hub:
     """Every room of this server, the store and the bot runner (built in the app's lifespan)."""
 
-    def __init__(self, settings: Settings, store: SQLiteStore, bots: BotRunner) -> None:
+    def __init__(self, settings: Settings, store: Store, bots: BotRunner) -> None:
         self.settings = settings
         self.store = store
         self.bots = bots
@@ -77,10 +77,11 @@ class Hub:
 
     async def open(self) -> int:
         """Rebuild every unfinished table from its log and let its bots resume; returns how
-        many were rebuilt. A table that no longer rebuilds is logged and skipped."""
-        for table_id in self.store.unfinished():
+        many were rebuilt. A table that no longer rebuilds is logged and skipped (the database
+        is read off the event loop)."""
+        for table_id in await asyncio.to_thread(self.store.unfinished):
             try:
-                room = room_for(self, *self._table_from_store(table_id))
+                room = room_for(self, *await asyncio.to_thread(self._table_from_store, table_id))
             except Exception:
                 log.exception("table %s could not be rebuilt", table_id)
                 continue
@@ -187,7 +188,7 @@ class Hub:
         event loop).
 
         Raises ``KeyError`` for an unknown table, :class:`TableExpired` for an expired one,
-        ``sqlite3.Error`` if the database cannot be read.
+        one of ``STORAGE_ERRORS`` if the database cannot be read.
         """
         if table_id in self.rooms:
             return self.rooms[table_id]
@@ -253,7 +254,11 @@ class Hub:
             raise ProtocolError("busy")
         most = self.settings.max_tables_per_guest
         if guest is not None:
-            ids = await asyncio.to_thread(self.store.unfinished_of, guest)
+            try:
+                ids = await asyncio.to_thread(self.store.unfinished_of, guest)
+            except STORAGE_ERRORS as exc:
+                log.error("could not read the tables of a guest: %s", exc)
+                raise ProtocolError("storage_error", "the table could not be saved") from None
             if sum((room := self.rooms.get(i)) is not None and room.held(now) for i in ids) >= most:
                 raise ProtocolError(
                     "too_many_tables",

@@ -19,7 +19,9 @@ class Settings:
     """Everything the server can be told.
 
     - ``host``, ``port``: where to listen (127.0.0.1:8000: only this machine).
-    - ``db``: the SQLite file (``parlour.db`` in the working directory).
+    - ``db``: the database: an SQLite file or ``sqlite:///path`` (``parlour.db`` in the working
+      directory), or a PostgreSQL URL ``postgresql://user:password@host:port/name`` (the ``pg``
+      extra; ``parlour.store.open_store``).
     - ``bot_delay_min_ms``, ``bot_delay_max_ms``: a computer opponent waits a random time in this
       range before it moves, so that people can follow (0 in tests).
     - ``anim_ms``: how long the browser animates a move (cards flying to and from the table).
@@ -84,7 +86,8 @@ class Settings:
     - ``bot_timeout_s``: a computer opponent that has not chosen by then (or crashes) gets a
       fallback move, logged, so that a table never stalls.
     - ``db_busy_timeout_s``: how long a write waits for a database locked by another program
-      before the input is refused with ``storage_error`` (the event loop never waits).
+      (SQLite), or for a connection (PostgreSQL down or busy), before the input is refused with
+      ``storage_error`` (the event loop never waits).
     - ``realtime_max_lag_ms``: a real-time table whose next moment comes due more than this
       (wall ms) late — the server is overloaded — holds its game clock instead of catching up
       in a burst.

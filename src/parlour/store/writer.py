@@ -1,23 +1,25 @@
 """Group commit: one writer thread commits every group of writes queued together.
 
-An event loop hands a *group* (a list of :data:`Op`, statements that must be stored together)
-to :meth:`GroupWriter.write` and awaits it; the loop never touches the database. The writer
-thread takes every group queued at that moment and stores them in one transaction, each group
-inside its own savepoint: a group that fails (e.g. a duplicate sequence number) is rolled back
-alone and its ``write`` raises, the others commit. Every ``write`` returns only after the
-transaction holding its group has committed (with ``synchronous=FULL``: it is on disk), or
-raises having changed nothing.
+An event loop hands a *group* (a list of :class:`~parlour.store.base.Op`, writes that must be
+stored together, with an optional fencing token) to :meth:`GroupWriter.write` and awaits it;
+the loop never touches the database. The writer thread takes every group queued at that moment
+and gives them to the backend's ``commit`` function, which stores them in one transaction, each
+group inside its own savepoint: a group that fails (a duplicate sequence number, a stale
+fencing token) is rolled back alone and its ``write`` raises, the others commit. Every ``write``
+returns only after the transaction holding its group has committed, or raises having changed
+nothing.
 
->>> import asyncio, sqlite3
->>> db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
->>> _ = db.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)")
->>> writer = GroupWriter(db, threading.Lock())
+>>> import asyncio
+>>> stored = []
+>>> def commit(groups):  # a toy backend: stores everything, fails nothing
+...     stored.extend(op for ops, _ in groups for op in ops)
+...     return [None] * len(groups)
+>>> writer = GroupWriter(commit)
 >>> async def main():
-...     await asyncio.gather(*(writer.write([("INSERT INTO t VALUES (?)", (i,))])
-...                            for i in range(5)))
+...     await asyncio.gather(*(writer.write([i]) for i in range(5)))
 >>> asyncio.run(main())
->>> db.execute("SELECT COUNT(*) FROM t").fetchone()[0]
-5
+>>> sorted(stored), writer.groups
+([0, 1, 2, 3, 4], 5)
 >>> writer.close()
 """
 
@@ -25,29 +27,32 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import sqlite3
 import threading
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from typing import Any
 
-Op = tuple[str, tuple[Any, ...]]
-"""One write: an SQL statement and its parameters."""
+Group = tuple[list[Any], "tuple[str, int] | None"]
+"""One group as the backend's ``commit`` gets it: its operations and its fence (or ``None``)."""
+
+Commit = Callable[[list[Group]], list["BaseException | None"]]
+"""A backend's batch commit: stores the groups in one transaction and returns, per group,
+``None`` (stored) or the exception that refused it (nothing of it stored); raises if the whole
+transaction failed (nothing stored at all)."""
 
 
 class GroupWriter:
-    """A writer thread on ``db`` (see the module docstring).
+    """A writer thread that hands batches of groups to ``commit`` (see the module docstring).
 
-    ``lock`` serialises the connection with other users of it (a store's synchronous methods).
-    The thread starts on first use; :meth:`close` stops it after the queued groups are stored
-    (and closes ``db`` if ``owns_db``).
+    The thread starts on first use; :meth:`close` stops it after the queued groups are stored,
+    then calls ``on_close``.
     """
 
-    def __init__(self, db: sqlite3.Connection, lock: threading.Lock, owns_db: bool = False) -> None:
-        self._db = db
-        self._lock = lock
-        self._owns_db = owns_db
-        self._queue: collections.deque[tuple[list[Op], Future[None], float]] = collections.deque()
+    def __init__(self, commit: Commit, on_close: Callable[[], None] | None = None) -> None:
+        self._commit_batch = commit
+        self._on_close = on_close
+        self._queue: collections.deque[tuple[Group, Future[None], float]] = collections.deque()
         self._ready = threading.Condition()
         self._thread: threading.Thread | None = None
         self._closing = False
@@ -58,21 +63,21 @@ class GroupWriter:
 
     # ------------------------------------------------------------------ the event loop's side
 
-    async def write(self, ops: list[Op]) -> None:
+    async def write(self, ops: Sequence[Any], fence: tuple[str, int] | None = None) -> None:
         """Store ``ops`` together; returns once they are committed.
 
-        Raises whatever the database raised for this group (``sqlite3.Error``), having stored
+        Raises whatever refused this group (a database error, ``StaleFence``), having stored
         none of it, or ``RuntimeError`` once the writer is closed.
         """
-        await asyncio.wrap_future(self.submit(ops))
+        await asyncio.wrap_future(self.submit(ops, fence))
 
-    def submit(self, ops: list[Op]) -> Future[None]:
+    def submit(self, ops: Sequence[Any], fence: tuple[str, int] | None = None) -> Future[None]:
         """Queue ``ops``; the future completes when they are committed (or fails)."""
         future: Future[None] = Future()
         with self._ready:
             if self._closing:
                 raise RuntimeError("the store is closed")
-            self._queue.append((list(ops), future, time.monotonic()))
+            self._queue.append(((list(ops), fence), future, time.monotonic()))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="store-writer", daemon=True)
                 self._thread.start()
@@ -89,14 +94,14 @@ class GroupWriter:
     def close(self) -> None:
         """Store what is queued, then stop the thread."""
         with self._ready:
+            already = self._closing
             self._closing = True
             self._ready.notify()
             thread = self._thread
         if thread is not None:
             thread.join()
-        if self._owns_db:
-            with self._lock:
-                self._db.close()
+        if self._on_close is not None and not already:
+            self._on_close()
 
     # ------------------------------------------------------------------ the writer thread
 
@@ -115,35 +120,17 @@ class GroupWriter:
             if batch:
                 self._commit(batch)
 
-    def _commit(self, batch: list[tuple[list[Op], Future[None], float]]) -> None:
-        failed: dict[int, BaseException] = {}
+    def _commit(self, batch: list[tuple[Group, Future[None], float]]) -> None:
         try:
-            with self._lock:
-                db = self._db
-                db.execute("BEGIN IMMEDIATE")
-                try:
-                    for i, (ops, _, _) in enumerate(batch):
-                        db.execute("SAVEPOINT grp")
-                        try:
-                            for sql, params in ops:
-                                db.execute(sql, params)
-                        except sqlite3.Error as exc:
-                            db.execute("ROLLBACK TO grp")
-                            failed[i] = exc
-                        db.execute("RELEASE grp")
-                    db.execute("COMMIT")
-                except BaseException:
-                    if db.in_transaction:
-                        db.execute("ROLLBACK")
-                    raise
+            failed = self._commit_batch([group for group, _, _ in batch])
         except BaseException as exc:  # the whole transaction failed: nothing was stored
             for _, future, _ in batch:
                 future.set_exception(exc)
             return
         self.batches += 1
-        for i, (_, future, _) in enumerate(batch):
-            if i in failed:
-                future.set_exception(failed[i])
+        for (_, future, _), refusal in zip(batch, failed, strict=True):
+            if refusal is not None:
+                future.set_exception(refusal)
             else:
                 self.groups += 1
                 future.set_result(None)
