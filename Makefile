@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[test,rl,arena,pg]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[test,rl,arena,pg,cluster]'
 	touch $(STAMP)
 
 # The web server on http://127.0.0.1:8000 (add options: make serve SERVE_ARGS="--port 9000").
