@@ -31,10 +31,11 @@ THIRD_PARTY = {
     "bots": set(),
     "table": set(),
     "store": {"psycopg", "psycopg_pool"},  # PostgreSQL (the pg extra), store/postgres.py only
-    "server": {"starlette", "uvicorn", "websockets", "anyio", "h11"},
+    "server": {"starlette", "uvicorn", "websockets", "anyio", "h11", "redis"},
 }
 """The third-party packages a layer may import: the server a web framework and its server, not
-the arena's ``rich`` or ``openskill`` (an optional extra) nor the research libraries."""
+the arena's ``rich`` or ``openskill`` (an optional extra) nor the research libraries; ``redis`` (the
+``cluster`` extra) only for many processes (imported only with ``--redis``)."""
 
 
 def imports_of(path: Path) -> list[str]:

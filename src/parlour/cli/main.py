@@ -56,6 +56,14 @@ def main(argv: list[str] | None = None) -> int:
         "(also PARLOUR_DB)",
     )
     serve.add_argument(
+        "--redis",
+        metavar="URL",
+        help="one of many processes sharing the database: leases and messages in this Redis "
+        "(redis://host:6379/0); default: a single process",
+    )
+    serve.add_argument("--lease-ms", type=int, help="a table owner's lease (default 5000)")
+    serve.add_argument("--renew-ms", type=int, help="how often it is renewed (default 1000)")
+    serve.add_argument(
         "--bot-delay-ms",
         metavar="MIN-MAX",
         help="how long computer opponents pause before they move (default 600-1500)",
@@ -169,6 +177,9 @@ def _serve(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             db=args.db,
+            redis=args.redis,
+            lease_ms=args.lease_ms,
+            renew_ms=args.renew_ms,
             bot_delay_min_ms=low,
             bot_delay_max_ms=high,
             anim_ms=args.anim_ms,

@@ -66,7 +66,7 @@ from parlour.server.limits import AddressLimiter
 from parlour.server.netinfo import connection_socket
 from parlour.server.protocol import CODES, ProtocolError, error, parse
 from parlour.server.replay import Expired, NotFinished, ReplayCache
-from parlour.server.rooms import Connection, Room, clean_name
+from parlour.server.rooms import KICK, Connection, Room, clean_name
 from parlour.server.settings import Settings
 from parlour.store import STORAGE_ERRORS, StorageError, describe, open_store, refusal_hint
 from parlour.table import SeatInfo, VersionMismatch
@@ -122,6 +122,7 @@ STATUS = {
     "too_many_new_tables": 429,
     "busy": 503,
     "storage_error": 503,
+    "unavailable": 503,
     "not_open": 409,
     "already_started": 409,
 }
@@ -284,7 +285,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
             log.critical("not starting: %s. %s", exc, refusal_hint(settings.db, exc))
             raise
         runner = BotRunner(settings.bot_workers)
-        hub = Hub(settings, store, runner)
+        if settings.redis:  # one of many processes (parlour.server.cluster)
+            from parlour.server.cluster import ClusterHub
+
+            hub: Hub = ClusterHub(settings, store, runner, serve_socket)
+        else:
+            hub = Hub(settings, store, runner)
         app.state.hub = hub
         app.state.replays = replays
         rebuilt = await hub.open()
@@ -391,6 +397,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         except STORAGE_ERRORS:
             log.exception("could not load table %s", request.path_params["table_id"])
             return _problem(503, "storage_error", "the table could not be read; try again")
+        except ProtocolError as exc:  # unavailable (many processes)
+            return _problem(STATUS.get(exc.code, 400), exc.code, exc.message)
 
     async def table_info(request: Request) -> Response:
         room = await room_of(request)
@@ -454,7 +462,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                             headers={"cache-control": "no-store"})  # fmt: skip
 
     async def game_socket(websocket: WebSocket) -> None:
-        await serve_socket(websocket, hub_of(websocket), settings)
+        if not await hub_of(websocket).relayed(websocket):  # many processes: the owner's
+            await serve_socket(websocket, hub_of(websocket), settings)
 
     routes = [
         Route("/", page("index.html")),
@@ -504,11 +513,16 @@ async def serve_socket(websocket: WebSocket, hub: Hub, settings: Settings) -> No
         await _send(websocket, error("storage_error", 0, "the table could not be read"))
         await websocket.close(code=1011)
         return
+    except ProtocolError as exc:  # unavailable (many processes): the browser comes back
+        await _send(websocket, error(exc.code, 0, exc.message))
+        await websocket.close(code=1013)
+        return
     bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)  # from before hello on
     conn = await _hello(websocket, room, settings, bucket)
     if conn is None:
         return
     conn.sock = connection_socket(websocket.scope)  # the kernel's round trip (N9), if served
+    conn.relay = getattr(websocket, "relay", None)  # held by another process: its round trips
     writer = asyncio.create_task(_write(websocket, conn))
     room.connect(conn)
     refused = 0
@@ -529,7 +543,7 @@ async def serve_socket(websocket: WebSocket, hub: Hub, settings: Settings) -> No
             msg = await websocket.receive()
             if msg["type"] == "websocket.disconnect":
                 break
-            received = time.monotonic()
+            received = msg.get("received") or time.monotonic()  # relayed: when it came in there
             room = hub.rooms.get(table_id, room)
             if not bucket.take():
                 refused += 1
@@ -670,6 +684,9 @@ def _payload(msg: Message) -> str | bytes | None:
 async def _write(websocket: WebSocket, conn: Connection) -> None:
     while (msg := await conn.queue.get()) is not None:
         with contextlib.suppress(Exception):
+            if msg is KICK:  # the table moved to another process: the browser reconnects
+                await websocket.close(code=1012)
+                return
             await websocket.send_text(_encode(msg))
 
 

@@ -61,7 +61,7 @@ class Away:
         table = self.room.table
         table.seats[seat] = replace(table.seats[seat], away=away)
         op = op_update_seats(self.room.table_id, list(table.seats), table.started)
-        written = self.room.hub.store.submit([op])
+        written = self.room.hub.submit(self.room.table_id, [op])
         table_id = self.room.table_id
 
         def done(future: Future[None]) -> None:

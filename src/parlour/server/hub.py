@@ -15,6 +15,7 @@ import random
 import secrets
 import statistics
 import time
+from concurrent.futures import Future
 from typing import Any
 
 from parlour.games.registry import get_game
@@ -23,7 +24,15 @@ from parlour.server.protocol import ProtocolError
 from parlour.server.realtime import RealtimeRoom
 from parlour.server.rooms import Room, clean_name, now_ms, token_hash
 from parlour.server.settings import Settings
-from parlour.store import STORAGE_ERRORS, Store, op_create_table, op_expire, op_set_token_hash
+from parlour.store import (
+    STORAGE_ERRORS,
+    Fence,
+    Op,
+    Store,
+    op_create_table,
+    op_expire,
+    op_set_token_hash,
+)
 from parlour.table import SeatInfo, Table, legacy_version
 
 log = logging.getLogger("parlour.server")
@@ -87,9 +96,42 @@ class Hub:
                 continue
             self.rooms[table_id] = room
             room.run()
+        self.start_tasks()
+        return len(self.rooms)
+
+    def start_tasks(self) -> None:
+        """Start the sweeper and the lag watch."""
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="sweeper")
         self._lag_watch = asyncio.create_task(self._watch_lag(), name="lag-watch")
-        return len(self.rooms)
+
+    # ------------------------------------------------------------------ writing (many processes:
+    # the cluster hub fences every write with its lease's token)
+
+    def fence(self, table_id: str) -> Fence | None:
+        """The fencing token to write ``table_id`` with (one process: none). Raises
+        :class:`ProtocolError` ``unavailable`` when this process may not write it."""
+        return None
+
+    async def write(self, table_id: str, ops: list[Op]) -> None:
+        """Store ``ops`` of ``table_id`` (group commit, fenced: :meth:`fence`)."""
+        fence = self.fence(table_id)
+        await (self.store.write(ops) if fence is None else self.store.write(ops, fence=fence))
+
+    def submit(self, table_id: str, ops: list[Op]) -> Future[None]:
+        """Queue ``ops`` of ``table_id`` now, in order with the other writes; the future
+        completes once they are stored (or fails)."""
+        fence = self.fence(table_id)
+        return (
+            self.store.submit(ops) if fence is None else self.store.submit(ops, fence)
+        )
+
+    async def claim(self, table_id: str) -> None:
+        """Called before a new table is first stored (many processes: take its lease)."""
+
+    async def relayed(self, websocket: Any) -> bool:
+        """Whether another process serves this WebSocket's table (many processes: it is then
+        relayed there, and this returns once the socket closed). One process: never."""
+        return False
 
     async def _watch_lag(self) -> None:
         # How late a short sleep wakes up is how long everything else waits for the loop.
@@ -155,7 +197,7 @@ class Hub:
             idle = now - room.last_active >= settings.idle_expiry_s
             lonely = not room.joined and now - room.created >= settings.unjoined_expiry_s
             if (idle or lonely) and room.settled:
-                await self.store.write([op_expire(room.table_id)])
+                await self.write(room.table_id, [op_expire(room.table_id)])
                 if self.rooms.get(room.table_id) is not room or room.conns:
                     continue  # somebody came back meanwhile
                 del self.rooms[room.table_id]
@@ -285,12 +327,15 @@ class Hub:
             raise ValueError(str(exc)) from None
         token = secrets.token_urlsafe(24)
         digest = token_hash(token)
+        await self.claim(table_id)
         try:
-            await self.store.write([
+            await self.write(table_id, [
                 op_create_table(table_id, game, table.options, seed, table.seats, started,
                                 now_ms(), guest, table.version),
                 op_set_token_hash(table_id, 0, digest),
             ])  # fmt: skip
+        except ProtocolError:
+            raise
         except Exception:
             log.exception("could not store new table %s", table_id)
             raise ProtocolError("storage_error", "the table could not be saved") from None

@@ -97,6 +97,9 @@ CODES = {
     "already_started": "the game has already started",
     "bad_level": "unknown level",
     "storage_error": "the move could not be saved, so it was not played",
+    "unavailable": "the servers cannot coordinate this table right now (Redis is unreachable, "
+    "or the table is moving to another server process): the move was not played; try again "
+    "in a moment",
     "rate_limited": "too many messages: slow down",
     "table_expired": "this table was closed after a long time without play",
     "table_outdated": "this table was played under earlier rules and cannot be replayed here",

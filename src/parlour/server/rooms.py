@@ -79,6 +79,11 @@ def clean_name(name: Any, default: str = "Guest") -> str:
     return kept or default
 
 
+KICK: dict[str, Any] = {"type": "kick"}
+"""Queued by :meth:`Connection.kick`: the connection's writer closes its socket (code 1012: the
+table moved to another server process; the browser reconnects)."""
+
+
 @dataclass(eq=False)
 class Connection:
     """One WebSocket: its seat (``None`` for a spectator), its outgoing queue, the round-trip
@@ -90,10 +95,17 @@ class Connection:
     pings: dict[int, float] = field(default_factory=dict)
     late: set[int] = field(default_factory=set)
     sock: Any = None
+    relay: Any = None
+    """Where another server process holds the socket (``parlour.server.cluster``): its
+    measured round trips (``rtts``: nonce to wall ms) and kernel round trip (``kernel_ms``)."""
 
     def send(self, msg: dict[str, Any]) -> None:
         """Queue ``msg`` for this connection's writer."""
         self.queue.put_nowait(msg)
+
+    def kick(self) -> None:
+        """Close this connection after what is queued (see :data:`KICK`)."""
+        self.queue.put_nowait(KICK)
 
 
 class Room:
@@ -347,11 +359,14 @@ class Room:
         if outcome is not None:
             ops.append(op_finish(self.table_id, outcome))
         self._writing = True
-        write = asyncio.ensure_future(self.hub.store.write(ops))
+        write = asyncio.ensure_future(self.hub.write(self.table_id, ops))
         write.add_done_callback(functools.partial(self._written, mark, results))
         with contextlib.suppress(Exception):  # _written has dealt with it
             await asyncio.shield(write)  # if cancelled, the write still ends in _written
-        if write.exception() is not None:
+        failure = write.exception()
+        if isinstance(failure, ProtocolError):  # unavailable: the table's owner is in doubt
+            return Rejected(failure.code, failure.message, self.table.state_id)
+        if failure is not None:
             return Rejected("storage_error", CODES["storage_error"], self.table.state_id)
         return None
 
@@ -443,7 +458,9 @@ class Room:
         # Store the seats (and more) before they change in memory; ProtocolError if we cannot.
         ops = [op_update_seats(self.table_id, seats, started or self.table.started), *more]
         try:
-            await self.hub.store.write(ops)
+            await self.hub.write(self.table_id, ops)
+        except ProtocolError:
+            raise
         except Exception:
             log.exception("could not store the seats of table %s", self.table_id)
             raise ProtocolError("storage_error") from None

@@ -39,7 +39,8 @@ class RoundTrips:
             return None
         found = []
         for c in conns:
-            measured = tcp_rtt_ms(c.sock)
+            # a socket another server process holds: the kernel's round trip measured there
+            measured = c.relay.kernel_ms if c.relay is not None else tcp_rtt_ms(c.sock)
             if measured is None:
                 return None
             found.append(measured[0])
@@ -74,7 +75,10 @@ class RoundTrips:
                 return
             raise ProtocolError("bad_message", "no ping with that nonce is waiting")
         if conn.seat is not None:
-            self.sample(conn.seat, (time.monotonic() - sent) * 1000)
+            # Where another process holds the socket, it timed the probe (from its own send to
+            # the answer's arrival: the hops between the processes are not the player's).
+            there = conn.relay.rtts.pop(nonce, None) if conn.relay is not None else None
+            self.sample(conn.seat, there if there is not None else (time.monotonic() - sent) * 1000)
 
     def sample(self, seat: int, sample: float) -> None:
         """Smooth a new round-trip sample of ``seat`` into its estimate."""

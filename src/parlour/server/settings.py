@@ -112,6 +112,15 @@ class Settings:
     - ``admit_max_lag_ms``, ``admit_max_backlog``: new real-time tables are refused (``busy``)
       while the event loop's recent lag (p90 over the last seconds) is above the first, or
       more than the second number of writes wait for the database.
+    - ``redis``: empty (the default): one process holds every table. A Redis URL
+      (``redis://host:6379/0``): this process is one of many sharing the database and that
+      Redis (``parlour.server.cluster``): each table has one owner process holding a lease in
+      Redis, and any process accepts any connection.
+    - ``redis_prefix``: the prefix of every Redis key and channel (several deployments, or
+      tests, may share one Redis).
+    - ``lease_ms``, ``renew_ms``: a table's owner renews its lease every ``renew_ms``; a lease
+      not renewed for ``lease_ms`` (its owner died or was cut off) lapses, and another process
+      takes the table over from the store's log.
     """
 
     host: str = "127.0.0.1"
@@ -161,6 +170,10 @@ class Settings:
     hint_level: str = "expert"
     hints_per_min: float = 6.0
     hint_burst: int = 3
+    redis: str = ""
+    redis_prefix: str = "parlour:"
+    lease_ms: int = 5000
+    renew_ms: int = 1000
 
     def __post_init__(self) -> None:
         if not 0 <= self.bot_delay_min_ms <= self.bot_delay_max_ms:
@@ -204,6 +217,10 @@ class Settings:
             raise ValueError("start_countdown_ms >= 0, rtt_probe_ms >= 50 and rt_jitter_ms >= 0")
         if self.rtt_default_ms < 0:
             raise ValueError("rtt_default_ms must not be negative")
+        if self.redis and not self.redis.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError("redis is a URL: redis://host:port/db (or rediss://, unix://)")
+        if not 50 <= self.renew_ms <= self.lease_ms // 2:
+            raise ValueError("need 50 <= renew_ms <= lease_ms / 2")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:

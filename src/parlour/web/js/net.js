@@ -20,7 +20,6 @@ export class GameSocket {
     const ws = new WebSocket(this.url);
     this.ws = ws;
     ws.addEventListener("open", () => {
-      this.retry = 0;
       ws.send(JSON.stringify({ v: VERSION, type: "hello", ...this.hello }));
       this.onStatus("open");
     });
@@ -36,6 +35,10 @@ export class GameSocket {
         ws.send(JSON.stringify({ v: VERSION, type: "pong", nonce: msg.nonce }));
         return;
       }
+      // Back-off starts afresh only once a server has taken this seat again (a server that
+      // accepts the socket and closes it at once, e.g. while a table moves to another
+      // server process, does not reset it).
+      if (msg.type === "welcome") this.retry = 0;
       this.onMessage(msg);
     });
     ws.addEventListener("close", (event) => {
@@ -44,8 +47,10 @@ export class GameSocket {
         return;
       }
       this.onStatus("reconnecting");
-      const wait = Math.min(8000, 300 * 2 ** this.retry++);
-      setTimeout(() => this.open(), wait);
+      // Exponential back-off with jitter (half to one and a half times the step), so that the
+      // many browsers of a server that went away do not all come back at the same moment.
+      const step = Math.min(8000, 300 * 2 ** this.retry++);
+      setTimeout(() => this.open(), step * (0.5 + Math.random()));
     });
   }
 

@@ -1,0 +1,183 @@
+"""Messages between server processes (many processes: ``parlour.server.cluster``), over Redis
+pub/sub.
+
+Every process subscribes to its own channel (``<prefix>node:<node id>``) and sends small JSON
+messages to another's. One sender task publishes everything queued at a moment in one pipeline,
+in the order it was queued (pub/sub keeps that order on one connection), so a connection's
+messages arrive in order. A process whose subscription is gone (it died: its Redis connection
+closed) is seen by the publisher: nobody received the message (the ``on_fail`` callback).
+
+Redis going away is survived: the listener re-subscribes with back-off (with jitter) and then
+calls ``on_reset`` (messages sent meanwhile are lost: the cluster then resets every relayed
+connection, whose browsers reconnect and get the whole state again). :attr:`Bus.up` tells
+whether the latest Redis operation worked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.backoff import NoBackoff
+from redis.exceptions import RedisError
+from redis.retry import Retry
+
+log = logging.getLogger("parlour.server")
+
+Failed = Callable[[bool], None]
+"""Called when a message reached nobody: with ``True`` if Redis is up (the receiving process is
+gone), ``False`` if Redis could not be reached."""
+
+REDIS_ERRORS = (RedisError, OSError)
+
+
+def connect(url: str) -> Redis:
+    """A Redis client for ``url`` that fails fast (1 s to connect, 2 s a command, no retries):
+    an unreachable Redis makes inputs refused at once, never a stalled event loop."""
+    return Redis.from_url(
+        url,
+        decode_responses=True,
+        socket_connect_timeout=1.0,
+        socket_timeout=2.0,
+        retry=Retry(NoBackoff(), 0),
+    )
+
+
+class Bus:
+    """This process's end of the messages between processes (see the module docstring)."""
+
+    def __init__(
+        self,
+        redis: Redis,
+        prefix: str,
+        node: str,
+        on_message: Callable[[dict[str, Any]], None],
+        on_reset: Callable[[], None],
+    ) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self.node = node
+        self.on_message = on_message
+        self.on_reset = on_reset
+        self.up = False
+        """Whether the latest Redis operation worked."""
+        self.up_since = 0.0
+        """``time.monotonic()`` when Redis last came back (or was first reached)."""
+        self._queue: asyncio.Queue[tuple[str, dict[str, Any], Failed | None]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._subscribed = asyncio.Event()
+
+    def channel(self, node: str) -> str:
+        """The channel ``node`` listens on."""
+        return f"{self.prefix}node:{node}"
+
+    def mark(self, up: bool, why: BaseException | None = None) -> None:
+        """Record whether Redis answered (logged when it changes)."""
+        if up and not self.up:
+            self.up_since = time.monotonic()
+            log.info("Redis reached: this process (%s) coordinates with the others", self.node)
+        elif not up and self.up:
+            log.error("Redis is unreachable (%s): inputs are refused until it is back", why)
+        self.up = up
+
+    async def start(self, wait_s: float = 3.0) -> None:
+        """Start listening and sending; waits up to ``wait_s`` for the subscription."""
+        self._tasks = [
+            asyncio.create_task(self._listen_forever(), name="bus-listen"),
+            asyncio.create_task(self._send_forever(), name="bus-send"),
+        ]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._subscribed.wait(), wait_s)
+
+    async def close(self) -> None:
+        """Stop (what is still queued is dropped) and close the Redis client."""
+        for task in self._tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        with contextlib.suppress(*REDIS_ERRORS):
+            await self.redis.aclose()
+
+    def post(self, node: str, msg: dict[str, Any], on_fail: Failed | None = None) -> None:
+        """Queue ``msg`` for ``node`` (sent in order with everything queued before)."""
+        self._queue.put_nowait((node, msg, on_fail))
+
+    async def publish(self, node: str, msg: dict[str, Any]) -> int:
+        """Send ``msg`` to ``node`` now; how many processes received it (0: ``node`` is gone).
+        Raises ``RedisError`` or ``OSError`` if Redis cannot be reached."""
+        try:
+            received = int(await self.redis.publish(self.channel(node), _dump(msg)))
+        except REDIS_ERRORS as exc:
+            self.mark(False, exc)
+            raise
+        self.mark(True)
+        return received
+
+    async def alive(self, nodes: list[str]) -> dict[str, bool]:
+        """Which of ``nodes`` are listening (a process that died has no subscription left)."""
+        if not nodes:
+            return {}
+        counts = await self.redis.pubsub_numsub(*(self.channel(n) for n in nodes))
+        by_channel = {str(ch): int(n) for ch, n in counts}
+        return {n: by_channel.get(self.channel(n), 0) > 0 for n in nodes}
+
+    async def _send_forever(self) -> None:
+        while True:
+            batch = [await self._queue.get()]
+            while not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for node, msg, _ in batch:
+                        pipe.publish(self.channel(node), _dump(msg))
+                    counts = await pipe.execute()
+                self.mark(True)
+            except REDIS_ERRORS as exc:
+                self.mark(False, exc)
+                counts = [0] * len(batch)
+            for (_, _, on_fail), count in zip(batch, counts, strict=True):
+                if not count and on_fail is not None:
+                    try:
+                        on_fail(self.up)
+                    except Exception:
+                        log.exception("a failed message's handler failed")
+
+    async def _listen_forever(self) -> None:
+        backoff = 0.1
+        listened = False
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.channel(self.node))
+                self.mark(True)
+                self._subscribed.set()
+                if listened:  # messages sent while the subscription was gone are lost
+                    self.on_reset()
+                listened = True
+                backoff = 0.1
+                while True:
+                    found = await pubsub.get_message(timeout=1.0)
+                    if found is None or found.get("type") != "message":
+                        continue
+                    try:
+                        self.on_message(json.loads(found["data"]))
+                    except Exception:
+                        log.exception("a message from another process could not be handled")
+            except REDIS_ERRORS as exc:
+                self.mark(False, exc)
+            finally:
+                with contextlib.suppress(*REDIS_ERRORS):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+            await asyncio.sleep(backoff * (0.5 + random.random()))
+            backoff = min(2.0, backoff * 2)
+
+
+def _dump(msg: dict[str, Any]) -> str:
+    return json.dumps(msg, separators=(",", ":"))
