@@ -56,9 +56,15 @@ class LiveServer:
     again to restart it on the same database."""
 
     def __init__(
-        self, db: Path | str, env: dict[str, str] | None = None, log: Path | None = None
+        self,
+        db: Path | str,
+        env: dict[str, str] | None = None,
+        log: Path | None = None,
+        args: list[str] | None = None,
     ) -> None:
         self.db = db
+        self.args = list(args or [])
+        """More options of ``parlour serve`` (e.g. ``--redis URL``)."""
         self.port = free_port()
         seed = {"PARLOUR_TABLE_SEED": str(seed_of_this_test())}
         self.env = {**os.environ, **FAST, **seed, **(env or {})}
@@ -81,6 +87,7 @@ class LiveServer:
             str(self.port),
             "--db",
             str(self.db),
+            *self.args,
         ]
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(command, env=self.env, stdout=out, stderr=out)

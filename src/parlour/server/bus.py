@@ -156,7 +156,6 @@ class Bus:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self.channel(self.node))
-                self.mark(True)
                 self._subscribed.set()
                 if listened:  # messages sent while the subscription was gone are lost
                     self.on_reset()

@@ -202,6 +202,9 @@ class ClusterHub(Hub):
             raise ProtocolError("unavailable", REDIS_DOWN)
         return (table_id, lease.token)
 
+    def can_write(self, table_id: str) -> bool:
+        return self.bus.up and table_id in self.leases
+
     async def write(self, table_id: str, ops: list[Op]) -> None:
         try:
             await super().write(table_id, ops)
@@ -479,6 +482,8 @@ class ClusterHub(Hub):
     async def keep(self) -> None:
         """Renew this process's leases (give back those of tables it dropped), close relays
         whose owner changed or died, and drop relayed connections whose process died."""
+        await self.redis.ping()
+        self.bus.mark(True)
         for table_id in [t for t in self.leases if t not in self.rooms and t not in self._pending]:
             lease = self.leases.pop(table_id)
             await self._release(keys=[self.key("lease", table_id)], args=[lease.value])
@@ -493,7 +498,6 @@ class ClusterHub(Hub):
             for (table_id, lease), result in zip(owned, results, strict=True):
                 if not result and self.leases.get(table_id) is lease:
                     self.lose(table_id)
-        self.bus.mark(True)
         relays = list(self.relays.values())
         if relays:
             tables = sorted({r.table_id for r in relays})

@@ -59,6 +59,9 @@ class BotDriver:
         # While bots are to act: think, pause, submit (see run_forever).
         settings = self.room.hub.settings
         while seats := self._bots_to_act():
+            if not self.room.hub.can_write(self.room.table_id):  # wait: it could not be stored
+                await asyncio.sleep(0.25)
+                continue
             low, high = settings.bot_delay_min_ms, settings.bot_delay_max_ms
             pause = asyncio.sleep(self.rng.uniform(low, high) / 1000)
             _, *moves = await asyncio.gather(pause, *(self._think(s) for s in seats))

@@ -112,6 +112,11 @@ class Hub:
         :class:`ProtocolError` ``unavailable`` when this process may not write it."""
         return None
 
+    def can_write(self, table_id: str) -> bool:
+        """Whether writes of ``table_id`` may be stored now (many processes: not while Redis
+        is unreachable or the table has moved); computers and referees wait while not."""
+        return True
+
     async def write(self, table_id: str, ops: list[Op]) -> None:
         """Store ``ops`` of ``table_id`` (group commit, fenced: :meth:`fence`)."""
         fence = self.fence(table_id)

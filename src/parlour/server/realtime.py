@@ -496,7 +496,9 @@ class RealtimeRoom(Room):
         while True:
             timeout: float | None = None
             try:
-                if self.clock.running() and not self.finished:
+                if not self.hub.can_write(self.table_id):  # nothing could be stored: wait
+                    timeout = 0.25
+                elif self.clock.running() and not self.finished:
                     async with self.lock:
                         self._hold_if_behind()
                         await self._catch_up_locked(self.now())
