@@ -37,7 +37,8 @@ CPU). The last two lines are, for scripts (``nan`` when a phase has no sample)::
     snap tables=<n> p99_ms=<x>
 
 Run with ``make load`` (or ``python bench/load.py --help``). ``--profile DIR`` runs each server
-under cProfile and prints its hotspots.
+under cProfile and prints its hotspots. ``--processes N [--kill-one]`` runs the many-processes
+load instead (``bench/failover.py``).
 """
 
 from __future__ import annotations
@@ -928,6 +929,15 @@ def load_limits() -> Any:
     return module
 
 
+def failover() -> Any:
+    """bench/failover.py, imported as a package module or beside this script."""
+    if __package__:
+        from bench import failover as module
+    else:  # run as a script: bench/ is on the path
+        import failover as module  # type: ignore[no-redef]
+    return module
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scout-tables", type=int, default=200, help="SCOUT tables (200)")
@@ -963,6 +973,15 @@ def main(argv: list[str] | None = None) -> int:
         "(to try a change, e.g. a monkeypatch, without editing the package)",
     )
     parser.add_argument("--top", type=int, default=25, help="hotspots shown with --profile")
+    cluster = parser.add_argument_group(
+        "many processes (bench/failover.py): --processes N runs N servers sharing a database and "
+        "Redis, SCOUT tables only; prints a 'failover' line before the 'scout' one"
+    )
+    cluster.add_argument("--processes", type=int, default=0, help="server processes (0: one)")
+    cluster.add_argument("--kill-one", action="store_true", help="SIGKILL one of them mid-run")
+    cluster.add_argument("--redis", metavar="URL", help="Redis (default: a throwaway one)")
+    cluster.add_argument("--lease-ms", type=int, default=5000, help="table leases (5000)")
+    cluster.add_argument("--renew-ms", type=int, default=1000, help="lease renewal (1000)")
     limits = parser.add_argument_group(
         "scenarios for the server's limits (bench/load_limits.py): --scenario NAME runs one "
         "instead of the SCOUT and SNAP phases"
@@ -989,6 +1008,8 @@ def main(argv: list[str] | None = None) -> int:
     limits.add_argument("--replay-clients", type=int, default=8, help="replay loopers (8)")
     limits.add_argument("--replay-seconds", type=float, default=20, help="replay time (20)")
     args = parser.parse_args(argv)
+    if args.processes:
+        return failover().run(args)
     if args.scenario:
         return load_limits().run(args.scenario, args, Console(width=110))
     if args.profile:

@@ -4,6 +4,7 @@ speed it measures is not tested here: a handful of tables for a few seconds)."""
 from __future__ import annotations
 
 import math
+import os
 import re
 
 import pytest
@@ -37,3 +38,21 @@ def test_the_flood_scenario_reports_http_latency_and_loop_lag(
     assert flood is not None, lines[-3:]
     assert float(flood[1]) > 0 and lines[-2:] == ["scout tables=0 p99_ms=nan",
                                                  "snap tables=0 p99_ms=nan"]  # fmt: skip
+
+
+def test_many_processes_with_one_killed_lose_no_acknowledged_move(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["--processes", "2", "--kill-one", "--scout-tables", "4", "--scout-seconds", "15"]
+    argv += ["--think-ms", "300-500", "--bot-delay-ms", "100-200", "--lease-ms", "1000"]
+    argv += ["--renew-ms", "200"]
+    if os.environ.get("PARLOUR_TEST_REDIS"):
+        argv += ["--redis", os.environ["PARLOUR_TEST_REDIS"]]
+    assert load.main(argv) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    failover = re.fullmatch(r"failover tables=(\d+) resumed=(\d+) lost_acks=0 max_gap_ms=(\d+)",
+                            lines[-2])  # fmt: skip
+    assert failover is not None, lines[-2:]
+    assert failover[1] == failover[2] == "2", lines[-3:]  # the killed process's tables resumed
+    assert int(failover[3]) < 1000 + 3000, "within the lease and 3 s"
+    assert re.fullmatch(r"scout tables=4 p99_ms=\d+\.\d", lines[-1]), lines[-1]

@@ -160,6 +160,9 @@ class ClusterHub(Hub):
     async def open(self) -> int:
         """Join the cluster: listen, then take the unfinished tables nobody holds."""
         await self.bus.start()
+        with contextlib.suppress(*REDIS_ERRORS):
+            await self.redis.ping()
+            self.bus.mark(True)
         self.start_tasks()
         self._tasks = [
             asyncio.create_task(self._keep_forever(), name="leases"),
@@ -239,6 +242,7 @@ class ClusterHub(Hub):
         except REDIS_ERRORS as exc:
             self.bus.mark(False, exc)
             raise ProtocolError("unavailable", REDIS_DOWN) from None
+        self.bus.mark(True)
         if not got:
             raise ProtocolError("unavailable", "that table id is taken; try again")
         self.leases[table_id] = Lease(str(value))
