@@ -28,6 +28,8 @@ from parlour.store import SQLiteStore
 from parlour.table import Table
 from tests.server.live import LiveServer, get, post
 from tests.server.redis_live import RedisServer, prefix
+from tests.server.test_faults import ENV as REALTIME
+from tests.server.test_faults import Player
 
 Msg = dict[str, Any]
 LEASE_MS, RENEW_MS = 1500, 300
@@ -48,9 +50,11 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         server.stop()
 
 
-def start_cluster(tmp_path: Path, url: str, n: int) -> list[LiveServer]:
+def start_cluster(
+    tmp_path: Path, url: str, n: int, more: dict[str, str] | None = None
+) -> list[LiveServer]:
     """``n`` processes on one database and ``url``, with a key prefix of this test's own."""
-    env = {**ENV, "PARLOUR_REDIS_PREFIX": prefix()}
+    env = {**ENV, "PARLOUR_REDIS_PREFIX": prefix(), **(more or {})}
     servers = []
     for i in range(n):
         server = LiveServer(tmp_path / "parlour.db", env=env, args=["--redis", url])
@@ -183,7 +187,7 @@ def check_log(db: Path, table_id: str, seats: dict[int, list[Seat]]) -> Table:
             assert (entry.seat, entry.action) == (k, action)
     fresh = Table(table_id, stored.game, stored.options, stored.seed, list(stored.seats))
     for entry in entries:
-        result = fresh.submit(entry.seat, fresh.state_id, entry.action, entry.now_ms)
+        result = fresh.replay_entry(entry)
         assert type(result).__name__ == "Accepted", result
     return fresh
 
@@ -369,3 +373,27 @@ def test_redis_down_refuses_inputs_and_play_continues_when_it_is_back(tmp_path: 
         redis.stop()
     for server in servers:
         assert "Traceback" not in server.log.read_text()
+
+
+def test_a_real_time_game_runs_on_its_owner_with_the_person_s_socket_elsewhere(
+    tmp_path: Path, redis_url: str
+) -> None:
+    owner, other = start_cluster(tmp_path, redis_url, 2, REALTIME)
+    try:
+        bots = [{"kind": "bot", "level": "medium"}]
+        made = post(f"{owner.url}/api/tables", {"game": "snap", "name": "Ana", "seats": bots})
+        acked: list[tuple[int, Msg]] = []
+        player = Player(other.port, {**made, "game": "snap"}, acked, seed=4)  # relayed
+        player.start()
+        player.join(timeout=120)
+        assert player.state is not None, player.stalled
+        assert player.state["view"]["outcome"] is not None, f"unfinished {player.stalled}"
+        assert acked, "the person's calls and flips were acknowledged through the relay"
+        stored = check_log(owner.db, made["table_id"], {})
+        assert stored.outcome() == player.state["view"]["outcome"]
+        health = get(f"{owner.url}/api/health")["cluster"]
+        assert health["owned"] >= 1 or player.state["finished"]
+        assert get(f"{other.url}/api/health")["cluster"]["owned"] == 0  # it ran on its owner
+    finally:
+        owner.stop()
+        other.stop()
