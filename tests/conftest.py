@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from tests.pg import fresh_database, postgres_server
 from tests.server.conftest import bounded_reads
 from tests.server.live import RUNNING
+from tests.server.redis_live import RedisServer
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -42,3 +44,18 @@ def pg_url(postgres_admin: str) -> Iterator[str]:
     """The URL of a fresh, empty PostgreSQL database of this test's own."""
     with fresh_database(postgres_admin) as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real Redis for the many-processes tests: ``PARLOUR_TEST_REDIS``, or a throwaway
+    ``redis-server`` for the session (each test uses a key prefix of its own)."""
+    url = os.environ.get("PARLOUR_TEST_REDIS")
+    if url:
+        yield url
+        return
+    server = RedisServer(tmp_path_factory.mktemp("redis")).start()
+    try:
+        yield server.url
+    finally:
+        server.stop()

@@ -12,16 +12,13 @@ play goes on once Redis is back.
 from __future__ import annotations
 
 import json
-import os
 import random
 import signal
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from websockets.sync.client import connect
 
 from parlour.store import SQLiteStore
@@ -34,20 +31,6 @@ from tests.server.test_faults import Player
 Msg = dict[str, Any]
 LEASE_MS, RENEW_MS = 1500, 300
 ENV = {"PARLOUR_LEASE_MS": str(LEASE_MS), "PARLOUR_RENEW_MS": str(RENEW_MS)}
-
-
-@pytest.fixture(scope="session")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``PARLOUR_TEST_REDIS``, or a throwaway ``redis-server`` for the session."""
-    url = os.environ.get("PARLOUR_TEST_REDIS")
-    if url:
-        yield url
-        return
-    server = RedisServer(tmp_path_factory.mktemp("redis")).start()
-    try:
-        yield server.url
-    finally:
-        server.stop()
 
 
 def start_cluster(

@@ -61,11 +61,14 @@ if n < floor then
   n = floor
   redis.call('SET', KEYS[2], string.format('%d', n))
 end
+redis.call('PEXPIRE', KEYS[2], 86400000)
 local value = ARGV[1] .. ':' .. string.format('%d', n)
 redis.call('SET', KEYS[1], value, 'PX', ARGV[2])
 return {1, value}
 """
-"""Take a free lease: ``{1, value}`` with a new fencing token, or ``{0, holder}``."""
+"""Take a free lease: ``{1, value}`` with a new fencing token, or ``{0, holder}``. The token
+counter is kept a day (a token is never below Redis's clock in ms, so it still grows after the
+counter is gone)."""
 
 RENEW = """
 local cur = redis.call('GET', KEYS[1])

@@ -1,0 +1,52 @@
+"""End to end in Debian Chromium with many processes: a page served by one process plays at a
+table owned by another; the owner is killed (SIGKILL) mid-game, and the page says it is
+reconnecting, comes back by itself at its seat (the process it talks to takes the table over
+from the store's log) and plays on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.e2e.player import POLL, state_id, take_turn
+from tests.server.live import post
+from tests.server.test_cluster import LEASE_MS, start_cluster
+
+DESKTOP = {"width": 1366, "height": 820}
+
+
+def test_the_page_reconnects_when_the_table_s_owner_dies_and_plays_on(
+    tmp_path: Path, browser: Any, redis_url: str, shots: Path
+) -> None:
+    owner, other = start_cluster(tmp_path, redis_url, 2)
+    try:
+        body = {"game": "scout", "name": "Ana", "seats": [{"kind": "bot", "level": "easy"}]}
+        table = post(f"{owner.url}/api/tables", body)
+        page = browser.new_context(viewport=DESKTOP).new_page()
+        page.goto(other.url + "/")  # the page (and its socket) at the other process
+        page.evaluate(
+            """([id, seat, token]) => localStorage.setItem('parlour.seats',
+                 JSON.stringify({[id]: {seat, token, at: Date.now()}}))""",
+            [table["table_id"], table["seat"], table["token"]],
+        )
+        page.goto(f"{other.url}/t/{table['table_id']}")
+        page.wait_for_function("() => document.body.dataset.ready === '1'", **POLL)
+        for turn in range(2):
+            assert take_turn(page, turn)
+        before = state_id(page)
+
+        owner.kill()  # mid-game: the page's socket was relayed to it
+        page.wait_for_function("() => document.body.dataset.conn === 'reconnecting'",
+                               timeout=5000, **POLL)  # fmt: skip
+        assert "reconnecting" in page.locator(".toast").last.inner_text()
+        page.screenshot(path=shots / "e2e-failover-reconnecting.png")
+        page.wait_for_function("() => document.body.dataset.conn === 'open'",
+                               timeout=LEASE_MS + 10_000, **POLL)  # fmt: skip
+        page.wait_for_function("() => document.body.dataset.ready === '1'", **POLL)
+        assert state_id(page) >= before  # nothing acknowledged was lost
+        for turn in range(2, 5):  # and the game goes on
+            assert take_turn(page, turn)
+        assert state_id(page) > before
+    finally:
+        owner.stop()
+        other.stop()
