@@ -143,7 +143,9 @@ class ClusterHub(Hub):
         self.remotes: dict[str, RemoteSocket] = {}
         """Sockets held elsewhere for tables owned here, by connection id."""
         self._pending: dict[str, asyncio.Task[None]] = {}
-        """Take-overs in progress (and new tables being stored), by table."""
+        """Take-overs in progress, by table."""
+        self._claims: dict[str, float] = {}
+        """New tables being stored, by table: when their lease was taken (``time.monotonic()``)."""
         self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._answering: set[asyncio.Task[None]] = set()
         self._outbox: dict[str, list[list[str]]] = {}
@@ -249,6 +251,12 @@ class ClusterHub(Hub):
         if not got:
             raise ProtocolError("unavailable", "that table id is taken; try again")
         self.leases[table_id] = Lease(str(value))
+        self._claims[table_id] = time.monotonic()
+
+    async def create(self, *args: Any, **kwargs: Any) -> tuple[Room, str]:
+        room, token = await super().create(*args, **kwargs)
+        self._claims.pop(room.table_id, None)
+        return room, token
 
     def lose(self, table_id: str) -> None:
         """This process no longer owns ``table_id``: drop its room and send its browsers away
@@ -491,9 +499,16 @@ class ClusterHub(Hub):
         whose owner changed or died, and drop relayed connections whose process died."""
         await self.redis.ping()
         self.bus.mark(True)
-        for table_id in [t for t in self.leases if t not in self.rooms and t not in self._pending]:
-            lease = self.leases.pop(table_id)
+        now = time.monotonic()
+        for table_id, since in list(self._claims.items()):
+            if now - since > 60:  # its creation failed
+                del self._claims[table_id]
+        busy = self._pending.keys() | self._claims.keys()
+        for table_id in [t for t in self.leases if t not in self.rooms and t not in busy]:
+            lease = self.leases.pop(table_id)  # a table it dropped (finished, expired)
             await self._release(keys=[self.key("lease", table_id)], args=[lease.value])
+        for table_id in [t for t in self.rooms if t not in self.leases]:
+            self.lose(table_id)  # never run a table without its lease
         owned = list(self.leases.items())
         if owned:
             async with self.redis.pipeline(transaction=False) as pipe:
@@ -509,10 +524,10 @@ class ClusterHub(Hub):
         if relays:
             tables = sorted({r.table_id for r in relays})
             values = await self.redis.mget([self.key("lease", t) for t in tables])
-            now = dict(zip(tables, values, strict=True))
+            leases = dict(zip(tables, values, strict=True))
             alive = await self.bus.alive(sorted({r.owner for r in relays}))
             for relay in relays:
-                if now[relay.table_id] != relay.lease or not alive[relay.owner]:
+                if leases[relay.table_id] != relay.lease or not alive[relay.owner]:
                     relay.end(MOVED)
         holders = await self.bus.alive(sorted({r.node for r in self.remotes.values()}))
         for cid, remote in list(self.remotes.items()):

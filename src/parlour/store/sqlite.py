@@ -255,25 +255,27 @@ class SQLiteStore:
         """Move a finished table's inputs into one compressed ``archive`` row (one
         transaction); it loads as before. Raises ``ValueError`` if the table is in play."""
         with self._lock:
-            row = self._db.execute(
-                "SELECT finished, archived FROM tables WHERE id = ?", (table_id,)
-            ).fetchone()
-            if row is None:
-                raise KeyError(f"no table {table_id!r}")
-            if not row[0]:
-                raise ValueError(f"table {table_id} is still in play")
-            if row[1]:
-                return
-            events = self._db.execute(
-                "SELECT seq, seat, action, now_ms FROM events WHERE table_id = ? ORDER BY seq",
-                (table_id,),
-            ).fetchall()
+            # One transaction from the check on: processes sharing the file (many processes)
+            # may archive the same table at once; the second finds it archived.
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                self._db.execute("INSERT INTO archive (table_id, record) VALUES (?, ?)",
-                                 (table_id, pack_archive(events)))  # fmt: skip
-                self._db.execute("DELETE FROM events WHERE table_id = ?", (table_id,))
-                self._db.execute("UPDATE tables SET archived = 1 WHERE id = ?", (table_id,))
+                row = self._db.execute(
+                    "SELECT finished, archived FROM tables WHERE id = ?", (table_id,)
+                ).fetchone()
+                if row is None:
+                    raise KeyError(f"no table {table_id!r}")
+                if not row[0]:
+                    raise ValueError(f"table {table_id} is still in play")
+                if not row[1]:
+                    events = self._db.execute(
+                        "SELECT seq, seat, action, now_ms FROM events WHERE table_id = ?"
+                        " ORDER BY seq",
+                        (table_id,),
+                    ).fetchall()
+                    self._db.execute("INSERT INTO archive (table_id, record) VALUES (?, ?)",
+                                     (table_id, pack_archive(events)))  # fmt: skip
+                    self._db.execute("DELETE FROM events WHERE table_id = ?", (table_id,))
+                    self._db.execute("UPDATE tables SET archived = 1 WHERE id = ?", (table_id,))
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
