@@ -148,7 +148,7 @@ class ClusterHub(Hub):
         """New tables being stored, by table: when their lease was taken (``time.monotonic()``)."""
         self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._answering: set[asyncio.Task[None]] = set()
-        self._outbox: dict[str, list[list[str]]] = {}
+        self._outbox: dict[str, list[tuple[str, str]]] = {}
         self._ids = itertools.count(1)
         self._tasks: list[asyncio.Task[None]] = []
         self._acquire = self.redis.register_script(ACQUIRE)
@@ -344,7 +344,7 @@ class ClusterHub(Hub):
         try:
             await asyncio.to_thread(self._table_from_store, table_id)  # it exists: fence it
             # From here on the previous owner can no longer write (its token is older) ...
-            await self.store.write([], (table_id, lease.token))
+            await self.store.write([], fence=(table_id, lease.token))
             # ... so the log read now holds everything it ever acknowledged.
             table, hashes = await asyncio.to_thread(self._table_from_store, table_id)
         except BaseException:
@@ -395,20 +395,30 @@ class ClusterHub(Hub):
         that process queued in this turn of the event loop)."""
         if not self._outbox:
             asyncio.get_running_loop().call_soon(self.flush_out)
-        self._outbox.setdefault(node, []).append([cid, text])
+        self._outbox.setdefault(node, []).append((cid, text))
 
     def flush_out(self) -> None:
-        """Post what :meth:`send_out` queued, one message per process."""
+        """Post what :meth:`send_out` queued, one message per process; a text sent to several
+        of its connections (a seat's or the spectators' state: encoded once) goes once."""
         outbox, self._outbox = self._outbox, {}
         for node, items in outbox.items():
-            self.bus.post(node, {"k": "out", "m": items})
+            texts: list[str] = []
+            index: dict[int, int] = {}
+            pairs = []
+            for cid, text in items:
+                at = index.setdefault(id(text), len(texts))
+                if at == len(texts):
+                    texts.append(text)
+                pairs.append([cid, at])
+            self.bus.post(node, {"k": "out", "t": texts, "m": pairs})
 
     def _on_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("k")
         if kind == "out":
-            for cid, text in msg["m"]:
+            texts = msg["t"]
+            for cid, at in msg["m"]:
                 if (relay := self.relays.get(cid)) is not None:
-                    relay.deliver(text)
+                    relay.deliver(texts[at])
         elif kind == "in":
             if (remote := self.remotes.get(msg["c"])) is not None:
                 remote.put(msg)
