@@ -34,7 +34,6 @@ import contextlib
 import itertools
 import logging
 import secrets
-import sqlite3
 import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import Future
@@ -48,7 +47,7 @@ from parlour.server.protocol import ProtocolError
 from parlour.server.relay import MOVED, Relay, RemoteSocket
 from parlour.server.rooms import Room
 from parlour.server.settings import Settings
-from parlour.store import Fence, Op, SQLiteStore, StaleFence
+from parlour.store import STORAGE_ERRORS, Fence, Op, StaleFence, Store
 
 log = logging.getLogger("parlour.server")
 
@@ -127,7 +126,7 @@ class ClusterHub(Hub):
     def __init__(
         self,
         settings: Settings,
-        store: SQLiteStore,
+        store: Store,
         bots: BotRunner,
         serve: Callable[[Any, Hub, Settings], Coroutine[Any, Any, None]],
     ) -> None:
@@ -294,7 +293,7 @@ class ClusterHub(Hub):
         """The process owning ``table_id`` (its node id), or ``None`` once this one does (it
         takes the lease if it is free, or as soon as it lapses if its holder is gone).
 
-        Raises ``KeyError`` for an unknown table (``TableExpired``), ``sqlite3.Error``, and
+        Raises ``KeyError`` for an unknown table (``TableExpired``), a storage error, and
         :class:`ProtocolError` ``unavailable`` while Redis cannot be reached.
         """
         try:
@@ -368,8 +367,10 @@ class ClusterHub(Hub):
             return False
         try:
             owner = await self.owner_of(table_id)
-        except (KeyError, sqlite3.Error):
+        except KeyError:
             return False  # serve_socket says why
+        except STORAGE_ERRORS:
+            return False
         except ProtocolError as exc:
             await websocket.accept()
             with contextlib.suppress(Exception):
@@ -568,7 +569,7 @@ class ClusterHub(Hub):
             values = await self.redis.mget([self.key("lease", t) for t in chunk])
             for table_id, value in zip(chunk, values, strict=True):
                 if value is None and table_id not in self.rooms:
-                    with contextlib.suppress(KeyError, sqlite3.Error, ProtocolError):
+                    with contextlib.suppress(KeyError, ProtocolError, *STORAGE_ERRORS):
                         await self.take(table_id)
                         taken += table_id in self.rooms
         return taken

@@ -126,9 +126,7 @@ class Hub:
         """Queue ``ops`` of ``table_id`` now, in order with the other writes; the future
         completes once they are stored (or fails)."""
         fence = self.fence(table_id)
-        return (
-            self.store.submit(ops) if fence is None else self.store.submit(ops, fence)
-        )
+        return self.store.submit(ops) if fence is None else self.store.submit(ops, fence)
 
     async def claim(self, table_id: str) -> None:
         """Called before a new table is first stored (many processes: take its lease)."""
