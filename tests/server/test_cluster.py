@@ -21,7 +21,7 @@ from typing import Any
 
 from websockets.sync.client import connect
 
-from parlour.store import SQLiteStore
+from parlour.store import SQLiteStore, open_store
 from parlour.table import Table
 from tests.server.live import LiveServer, get, post
 from tests.server.redis_live import RedisServer, prefix
@@ -34,14 +34,19 @@ ENV = {"PARLOUR_LEASE_MS": str(LEASE_MS), "PARLOUR_RENEW_MS": str(RENEW_MS)}
 
 
 def start_cluster(
-    tmp_path: Path, url: str, n: int, more: dict[str, str] | None = None
+    tmp_path: Path,
+    url: str,
+    n: int,
+    more: dict[str, str] | None = None,
+    db: Path | str | None = None,
 ) -> list[LiveServer]:
-    """``n`` processes on one database and ``url``, with a key prefix of this test's own."""
+    """``n`` processes on one database (``db``: a SQLite file in ``tmp_path`` by default) and
+    the Redis at ``url``, with a key prefix of this test's own."""
     env = {**ENV, "PARLOUR_REDIS_PREFIX": prefix(), **(more or {})}
     servers = []
     for i in range(n):
-        server = LiveServer(tmp_path / "parlour.db", env=env, args=["--redis", url])
-        server.log = tmp_path / f"server{i}.log"
+        log = tmp_path / f"server{i}.log"
+        server = LiveServer(db or tmp_path / "parlour.db", env, log, args=["--redis", url])
         servers.append(server.start())
     return servers
 
@@ -78,7 +83,7 @@ class Seat(threading.Thread):
         while time.monotonic() < deadline and not self.done.is_set():
             port = self.ports[at % len(self.ports)]
             try:
-                with connect(f"ws://127.0.0.1:{port}/ws/{self.table_id}", open_timeout=5) as ws:
+                with connect(f"ws://127.0.0.1:{port}/ws/{self.table_id}", open_timeout=15) as ws:
                     hello = {"token": self.token} if self.token else {"watch": True}
                     ws.send(json.dumps({"v": 1, "type": "hello", **hello}))
                     self._play(ws)
@@ -154,10 +159,10 @@ def wait_for(what: str, check: Any, seconds: float) -> None:
         time.sleep(0.05)
 
 
-def check_log(db: Path, table_id: str, seats: dict[int, list[Seat]]) -> Table:
+def check_log(db: Path | str, table_id: str, seats: dict[int, list[Seat]]) -> Table:
     """Every acknowledged move is in the store at its state id; the stored inputs replayed on a
     fresh table (an uninterrupted run) give the same game. Returns that table."""
-    store = SQLiteStore(str(db))
+    store = open_store(str(db))
     try:
         stored = store.load(table_id)
     finally:
@@ -176,7 +181,18 @@ def check_log(db: Path, table_id: str, seats: dict[int, list[Seat]]) -> Table:
 
 
 def test_a_game_across_processes_survives_the_owner_s_death(tmp_path: Path, redis_url: str) -> None:
-    owner, second, third = start_cluster(tmp_path, redis_url, 3)
+    survives_the_owner_s_death(tmp_path, redis_url, tmp_path / "parlour.db")
+
+
+def test_a_game_across_processes_on_postgresql_survives_the_owner_s_death(
+    tmp_path: Path, redis_url: str, pg_url: str
+) -> None:
+    survives_the_owner_s_death(tmp_path, redis_url, pg_url)
+
+
+def survives_the_owner_s_death(tmp_path: Path, redis_url: str, db: Path | str) -> None:
+    """Two seats' sockets on two processes, a spectator on a third; the owner is killed."""
+    owner, second, third = start_cluster(tmp_path, redis_url, 3, db=db)
     try:
         table_id, token0, token1 = two_seat_table([owner, second])
         start_game(owner.url, table_id, token0)
@@ -307,6 +323,12 @@ def test_redis_down_refuses_inputs_and_play_continues_when_it_is_back(tmp_path: 
         relayed = Seat(table_id, token, [second.port], seed=8)  # the same seat, relayed
         for seat in (local, relayed):
             seat.start()
+        try:
+            wait_for("both sockets' states", lambda: bool(local.state and relayed.state), 30)
+        except AssertionError:
+            raise AssertionError(
+                f"local: {local.problem!r}, relayed: {relayed.problem!r}"
+            ) from None
         wait_for("moves before the outage", lambda: len(local.acked) + len(relayed.acked) >= 4, 20)
 
         for seat in (local, relayed):  # stop when it is the person's turn (the bot waits)

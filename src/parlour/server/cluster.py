@@ -306,6 +306,8 @@ class ClusterHub(Hub):
                     node = _node_of(value)
                     if node != self.node and (await self.bus.alive([node]))[node]:
                         return node
+                    log.info("table %s: its owner %s is gone; waiting for its lease", table_id,
+                             node)  # fmt: skip
                 await self.take(table_id)
         except REDIS_ERRORS as exc:
             self.bus.mark(False, exc)
