@@ -14,7 +14,8 @@ runs of about ``--seconds`` of CPU time each. The last lines are, for scripts::
 Run with ``make bench-rl`` (or ``python bench/bench_rl.py --runs 5``). ``--breakdown`` times
 instead the AEC loop beside loops doing part of its work (a constant observation; no
 PettingZoo) or the same work another way (each seat's hand kept encoded between steps), to
-show where a step's time goes.
+show where a step's time goes; ``--parts GAMES`` times the parts of a step one by one over
+the positions of GAMES recorded games.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from parlour.games.scout import ScoutOptions, apply, legal_actions, new_state, outcome, to_act
-from parlour.games.scout.state import PLAY_PHASE
+from parlour.games.scout.state import PLAY_PHASE, State
 from parlour.rl import VectorEnv, scan_v0, scout_codec, scout_v0, snap_v0
 
 PLAYERS = 4
@@ -159,10 +160,10 @@ class _IncrementalHandEnv(scout_v0.raw_env):
         }
 
     def step(self, action: Any) -> None:
-        state, seat = self.game, self._seat[self.agent_selection]
+        state, seat = self.state_, self._seat[self.agent_selection]
         super().step(action)
-        new = self.game
-        if new is not state and new.phase == PLAY_PHASE and new.totals is state.totals:
+        new = self.state_
+        if new is not state and new.phase == PLAY_PHASE and new.totals is state.totals:  # type: ignore[union-attr]
             self.hand_cache.moved(seat, state.hands[seat], new.hands[seat], int(action))
 
 
@@ -241,9 +242,18 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="instead: the AEC loop without parts of its work, each as a share of the engine",
     )
+    parser.add_argument(
+        "--parts",
+        type=int,
+        metavar="GAMES",
+        help="instead: the parts of a step, each timed alone over GAMES recorded random games",
+    )
     args = parser.parse_args(argv)
     if args.breakdown:
         breakdown(args.runs, args.seconds)
+        return
+    if args.parts:
+        parts(args.runs, args.parts)
         return
     runs: dict[str, Callable[[float, int], float]] = {
         "engine": engine_run,
@@ -275,6 +285,55 @@ def main(argv: list[str] | None = None) -> None:
     print(f"scout engine: {med['engine']:.0f} moves/s")
     print(f"scout rl: {med['aec']:.0f} steps/s (AEC, one env)")
     print(f"scout rl: {med['vector']:.0f} steps/s (VectorEnv, 16 games)")
+
+
+def positions(games: int, seed: int) -> list[tuple[State, int]]:
+    """Every position (state, seat to act) of ``games`` random 4-player games."""
+    rng = random.Random(seed)
+    options = ScoutOptions(PLAYERS)
+    out = []
+    for g in range(games):
+        state = new_state(options, seed * 100_000 + g)
+        while outcome(state) is None:
+            seat = to_act(state)[0]
+            out.append((state, seat))
+            actions = legal_actions(state, seat)
+            state = apply(state, seat, actions[int(rng.random() * len(actions))])
+    return out
+
+
+_EMPTY = bytes(scout_codec.OBS_SIZE * 4)
+
+
+def parts(runs: int, games: int) -> None:
+    """The parts of an AEC step beside the engine's, each timed alone over every position of
+    ``games`` recorded random games, in CPU microseconds per position (median of ``runs``)."""
+    mask_bytes, array = scout_codec.legal_mask_bytes, np.frombuffer
+    timed: dict[str, Callable[[State, int], object]] = {
+        "engine: legal_actions": legal_actions,
+        "mask: legal_mask_bytes": mask_bytes,
+        "mask as the agent gets it, and its nonzero": lambda s, seat: array(
+            mask_bytes(s, seat).copy(), np.int8
+        ).nonzero(),
+        "observation: observe": scout_codec.observe,
+        "of which the hand's cards: hand_bytes": lambda s, seat: scout_codec.hand_bytes(
+            s.hands[seat]
+        ),
+        "of which a new float32[1219] from bytes": lambda s, _: array(
+            bytearray(_EMPTY), np.float32
+        ),
+    }
+    recorded = positions(games, 1)
+    times: dict[str, list[float]] = {name: [] for name in timed}
+    for _ in range(runs):
+        for name, part in timed.items():
+            start = clock()
+            for state, seat in recorded:
+                part(state, seat)
+            times[name].append((clock() - start) / len(recorded) * 1e6)
+    print(f"{len(recorded)} positions of {games} random 4-player games")
+    for name, values in times.items():
+        print(f"{name:48s} {statistics.median(values):5.2f} us")
 
 
 def breakdown(runs: int, seconds: float) -> None:

@@ -27,6 +27,14 @@ def test_bench_rl_breakdown_prints_a_line_per_loop(capsys: pytest.CaptureFixture
     assert all(re.search(r"us/step +\d+% of the engine$", line) for line in lines)
 
 
+def test_bench_rl_parts_prints_a_line_per_part(capsys: pytest.CaptureFixture[str]) -> None:
+    bench_rl.main(["--parts", "1", "--runs", "1"])
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert re.fullmatch(r"\d+ positions of 1 random 4-player games", lines[0])
+    assert len(lines) == 7
+    assert all(re.search(r" \d+\.\d\d us$", line) for line in lines[1:])
+
+
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_the_incremental_observation_equals_the_full_encoding_at_every_step(
     players: int, monkeypatch: pytest.MonkeyPatch
