@@ -13,7 +13,9 @@ runs of about ``--seconds`` of CPU time each. The last lines are, for scripts::
 
 Run with ``make bench-rl`` (or ``python bench/bench_rl.py --runs 5``). ``--breakdown`` times
 instead the AEC loop beside loops doing part of its work (a constant observation; no
-PettingZoo), to show where a step's time goes.
+PettingZoo) or the same work another way (each seat's hand kept encoded between steps), to
+show where a step's time goes; ``--parts GAMES`` times the parts of a step one by one over
+the positions of GAMES recorded games.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from parlour.games.scout import ScoutOptions, apply, legal_actions, new_state, outcome, to_act
+from parlour.games.scout.state import PLAY_PHASE, State
 from parlour.rl import VectorEnv, scan_v0, scout_codec, scout_v0, snap_v0
 
 PLAYERS = 4
@@ -87,6 +90,86 @@ class _ConstantObservationEnv(scout_v0.raw_env):
         if mask is None:
             mask = self._legal = scout_codec.legal_mask_bytes(self.game, self._seat[agent])
         return {"observation": self._zeros, "action_mask": np.frombuffer(mask.copy(), np.int8)}
+
+
+class HandCache:
+    """Each seat's hand kept encoded between its observations (``--breakdown``'s incremental
+    row): when the seat's own Show or Scout turned the hand last encoded into the current one,
+    its bytes are edited the same way (two slices, one card) instead of encoded again; anything
+    else (a flip, a new round or game) encodes the hand in full."""
+
+    def __init__(self, players: int) -> None:
+        self.hands: list[Any] = [None] * players
+        self.encoded = [b""] * players
+        self.edits: list[Any] = [None] * players
+
+    def moved(self, seat: int, before: Any, after: Any, index: int) -> None:
+        """``seat`` played action ``index``, which turned its hand ``before`` into ``after``."""
+        self.edits[seat] = (before, after, index)
+
+    def get(self, seat: int, hand: Any) -> bytes:
+        """The bytes of ``hand`` (:func:`scout_codec.hand_bytes`), ``seat``'s current hand."""
+        if hand is self.hands[seat]:
+            return self.encoded[seat]
+        edit, old, size = self.edits[seat], self.encoded[seat], _CARD_SIZE
+        if (
+            edit is None
+            or edit[0] is not self.hands[seat]
+            or edit[1] is not hand
+            or (index := edit[2]) < scout_codec.SHOW_BASE  # a flip decision
+        ):
+            new = scout_codec.hand_bytes(hand)
+        elif index < scout_codec.SCOUT_BASE:  # a Show: its cards leave the hand
+            start, length = divmod(index - scout_codec.SHOW_BASE, scout_codec.MAX_GROUP)
+            new = old[: start * size] + old[(start + length + 1) * size :]
+        else:  # a Scout, or Scout & Show's: one card comes in at its position
+            insert = (index - scout_codec.SCOUT_BASE) % scout_codec.INSERTS
+            card = _CARD_BYTES[hand[insert]]
+            new = old[: insert * size] + card + old[insert * size :]
+        self.hands[seat], self.encoded[seat], self.edits[seat] = hand, new, None
+        return new
+
+
+_CARD_SIZE = scout_codec.CARD_WIDTH * 4
+_CARD_BYTES = scout_codec._CARD_BYTES
+
+
+class _IncrementalHandEnv(scout_v0.raw_env):
+    """The AEC environment with each seat's hand kept encoded between steps (``HandCache``);
+    the observation is otherwise the same code, and tested equal to the full encoding."""
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.hand_cache = HandCache(self.players)
+        super().reset(seed, options)
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat, state = self._seat[agent], self.game
+        if agent == self.agent_selection:  # as the environment's own observe
+            mask = self._legal
+            if mask is None:
+                mask = self._legal = scout_codec.legal_mask_bytes(state, seat)
+            mask = mask.copy()
+        else:
+            mask = scout_codec.legal_mask_bytes(state, seat)
+        hand = self.hand_cache.get(seat, state.hands[seat])
+        return {
+            "observation": np.frombuffer(
+                scout_codec.observation_bytes(state, seat, bytearray().join, hand), np.float32
+            ),
+            "action_mask": np.frombuffer(mask, np.int8),
+        }
+
+    def step(self, action: Any) -> None:
+        state, seat = self.state_, self._seat[self.agent_selection]
+        super().step(action)
+        new = self.state_
+        if new is not state and new.phase == PLAY_PHASE and new.totals is state.totals:  # type: ignore[union-attr]
+            self.hand_cache.moved(seat, state.hands[seat], new.hands[seat], int(action))
+
+
+def incremental_hand_run(seconds: float, seed: int) -> float:
+    """``aec_run`` with each seat's hand kept encoded between steps (``HandCache``)."""
+    return aec_run(seconds, seed, _IncrementalHandEnv(players=PLAYERS))
 
 
 def constant_observation_run(seconds: float, seed: int) -> float:
@@ -159,9 +242,18 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="instead: the AEC loop without parts of its work, each as a share of the engine",
     )
+    parser.add_argument(
+        "--parts",
+        type=int,
+        metavar="GAMES",
+        help="instead: the parts of a step, each timed alone over GAMES recorded random games",
+    )
     args = parser.parse_args(argv)
     if args.breakdown:
         breakdown(args.runs, args.seconds)
+        return
+    if args.parts:
+        parts(args.runs, args.parts)
         return
     runs: dict[str, Callable[[float, int], float]] = {
         "engine": engine_run,
@@ -195,12 +287,62 @@ def main(argv: list[str] | None = None) -> None:
     print(f"scout rl: {med['vector']:.0f} steps/s (VectorEnv, 16 games)")
 
 
+def positions(games: int, seed: int) -> list[tuple[State, int]]:
+    """Every position (state, seat to act) of ``games`` random 4-player games."""
+    rng = random.Random(seed)
+    options = ScoutOptions(PLAYERS)
+    out = []
+    for g in range(games):
+        state = new_state(options, seed * 100_000 + g)
+        while outcome(state) is None:
+            seat = to_act(state)[0]
+            out.append((state, seat))
+            actions = legal_actions(state, seat)
+            state = apply(state, seat, actions[int(rng.random() * len(actions))])
+    return out
+
+
+_EMPTY = bytes(scout_codec.OBS_SIZE * 4)
+
+
+def parts(runs: int, games: int) -> None:
+    """The parts of an AEC step beside the engine's, each timed alone over every position of
+    ``games`` recorded random games, in CPU microseconds per position (median of ``runs``)."""
+    mask_bytes, array = scout_codec.legal_mask_bytes, np.frombuffer
+    timed: dict[str, Callable[[State, int], object]] = {
+        "engine: legal_actions": legal_actions,
+        "mask: legal_mask_bytes": mask_bytes,
+        "mask as the agent gets it, and its nonzero": lambda s, seat: array(
+            mask_bytes(s, seat).copy(), np.int8
+        ).nonzero(),
+        "observation: observe": scout_codec.observe,
+        "of which the hand's cards: hand_bytes": lambda s, seat: scout_codec.hand_bytes(
+            s.hands[seat]
+        ),
+        "of which a new float32[1219] from bytes": lambda s, _: array(
+            bytearray(_EMPTY), np.float32
+        ),
+    }
+    recorded = positions(games, 1)
+    times: dict[str, list[float]] = {name: [] for name in timed}
+    for _ in range(runs):
+        for name, part in timed.items():
+            start = clock()
+            for state, seat in recorded:
+                part(state, seat)
+            times[name].append((clock() - start) / len(recorded) * 1e6)
+    print(f"{len(recorded)} positions of {games} random 4-player games")
+    for name, values in times.items():
+        print(f"{name:48s} {statistics.median(values):5.2f} us")
+
+
 def breakdown(runs: int, seconds: float) -> None:
     """Where an AEC step's time goes: the AEC loop and loops doing part of its work,
     interleaved with the engine, as CPU microseconds per step and shares of the engine."""
     loops: dict[str, Callable[[float, int], float]] = {
         "engine (legal_actions + apply)": engine_run,
         "AEC env (as make bench-rl)": aec_run,
+        "AEC env, hand kept between steps": incremental_hand_run,
         "AEC env, constant observation": constant_observation_run,
         "no PettingZoo: mask + apply": bare_run,
         "no PettingZoo: observation + mask + apply": lambda s, r: bare_run(s, r, observe=True),
