@@ -53,7 +53,8 @@ from parlour.bots.snap import SNAP_LEVELS
 if __package__ in (None, ""):  # run as a script: make `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.load import HOST, Server, post_json, snap_match
+from bench.load_players import snap_match
+from bench.loadkit import HOST, Server, post_json
 
 Msg = dict[str, Any]
 READ_TIMEOUT_S = 10.0

@@ -42,9 +42,9 @@ from rich.table import Table
 from websockets.asyncio.client import connect
 
 try:  # as part of the bench package (tests), or next to load.py (run as a script)
-    from bench.load import HOST, Phase, ProcSampler, Server, percentile
+    from bench.loadkit import HOST, Phase, ProcSampler, Server, percentile
 except ImportError:  # pragma: no cover
-    from load import HOST, Phase, ProcSampler, Server, percentile  # type: ignore[no-redef]
+    from loadkit import HOST, Phase, ProcSampler, Server, percentile  # type: ignore[no-redef]
 
 Msg = dict[str, Any]
 SCENARIOS = ("spectators", "slowloris", "new-tables", "replays")

@@ -1,0 +1,304 @@
+"""The simulated people of ``bench/load.py``: SCOUT people who play a random legal move after a
+think time, and SNAP people who flip on their turn and call every snap at once."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+import time
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+SNAP_CALL_RT_MS = 250
+"""The reaction time the SNAP person reports with each call."""
+CALL_TIMEOUT_S = 5.0
+"""A call whose verdict has not come by then is counted as ``call_timeout``."""
+SETUP_CONCURRENCY = 16
+"""Tables being created and joined at once during the ramp-up."""
+
+
+if __package__ in (None, ""):  # run as a script: make `bench` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.loadkit import (  # noqa: E402
+    Msg,
+    Phase,
+    Socket,
+    open_seat,
+    parse_range,
+    post_json,
+)
+
+SNAP_CALL_RT_MS = 250
+"""The reaction time the SNAP person reports with each call."""
+CALL_TIMEOUT_S = 5.0
+"""A call whose verdict has not come by then is counted as ``call_timeout``."""
+SETUP_CONCURRENCY = 16
+"""Tables being created and joined at once during the ramp-up."""
+
+# ---------------------------------------------------------------------------------- SCOUT
+
+
+class ScoutPerson:
+    """One person at a SCOUT table: acts on its turn, records when each state arrived."""
+
+    def __init__(self, table: ScoutTable, sock: Socket, first: Msg) -> None:
+        self.table = table
+        self.sock = sock
+        self.latest = first
+        self.arrivals: deque[tuple[int, float]] = deque(maxlen=64)  # (state_id, when)
+        self.max_sid = first["state_id"]
+        self.arrivals.append((first["state_id"], time.perf_counter()))
+        self.busy = False  # an act is scheduled or waiting for its ack/error
+        self.acted_on = -1
+        self.sent_at: dict[int, float] = {}  # ref -> perf_counter at send
+        self.ref = 0
+        self.finished = bool(first.get("finished"))
+
+    def reached(self, state_id: int) -> float | None:
+        """When this seat first held a state with at least ``state_id`` (None: not yet)."""
+        for sid, when in self.arrivals:
+            if sid >= state_id:
+                return when
+        return None
+
+    async def run(self) -> None:
+        self.maybe_act()
+        while not (self.finished and not self.busy):
+            msg = await self.sock.recv()
+            now = time.perf_counter()
+            kind = msg["type"]
+            if kind == "state":
+                sid = msg["state_id"]
+                if sid > self.max_sid:
+                    self.max_sid = sid
+                    self.arrivals.append((sid, now))
+                    self.table.on_state(self, sid, now)
+                self.latest = msg
+                self.finished = bool(msg.get("finished"))
+            elif kind == "ack":
+                sent = self.sent_at.pop(msg.get("ref", -1), None)
+                if sent is not None:
+                    self.table.on_ack(msg["state_id"], sent)
+                self.busy = False
+            elif kind == "error":
+                self.table.phase.errors[msg["code"]] += 1
+                self.sent_at.pop(msg.get("ref", -1), None)
+                self.busy = False
+            self.maybe_act()
+
+    def maybe_act(self) -> None:
+        msg = self.latest
+        if self.busy or self.finished or not msg["actions"] or msg["state_id"] <= self.acted_on:
+            return
+        self.busy = True
+        low, high = self.table.think
+        delay = self.table.rng.uniform(low, high) / 1000
+        task = asyncio.get_running_loop().create_task(self._act_after(delay))
+        self.table.tasks.add(task)
+        task.add_done_callback(self.table.tasks.discard)
+
+    async def _act_after(self, delay: float) -> None:
+        if delay > 0:
+            await asyncio.sleep(delay)
+        msg = self.latest
+        if self.finished or not msg["actions"] or msg["state_id"] <= self.acted_on:
+            self.busy = False
+            self.maybe_act()
+            return
+        self.acted_on = msg["state_id"]
+        self.ref += 1
+        action = self.table.rng.choice(msg["actions"])
+        self.sent_at[self.ref] = time.perf_counter()
+        await self.sock.send("act", state_id=msg["state_id"], action=action, ref=self.ref)
+
+
+class ScoutTable:
+    """The two people of one SCOUT table and the pending latency measurements."""
+
+    def __init__(self, phase: Phase, rng: random.Random, think: tuple[float, float]) -> None:
+        self.phase = phase
+        self.rng = rng
+        self.think = think
+        self.people: list[ScoutPerson] = []
+        self.pending: list[tuple[int, float, set[ScoutPerson]]] = []
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def on_ack(self, state_id: int, sent: float) -> None:
+        waiting = {p for p in self.people if p.reached(state_id) is None}
+        if waiting:
+            self.pending.append((state_id, sent, waiting))
+            return
+        last = max(p.reached(state_id) or sent for p in self.people)
+        self.phase.sample((last - sent) * 1000)
+
+    def on_state(self, person: ScoutPerson, state_id: int, when: float) -> None:
+        if not self.pending:
+            return
+        keep = []
+        for wanted, sent, waiting in self.pending:
+            if state_id >= wanted:
+                waiting.discard(person)
+            if waiting:
+                keep.append((wanted, sent, waiting))
+            else:
+                self.phase.sample((when - sent) * 1000)
+        self.pending = keep
+
+
+async def scout_game(port: int, phase: Phase, rng: random.Random, args: Any) -> None:
+    """Create a SCOUT table (2 people, 2 bots), play it to its end, close it."""
+    seats = [{"kind": "open"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "medium"}]
+    status, made = await post_json(
+        port, "/api/tables", {"game": "scout", "name": "Host", "seats": seats}
+    )
+    if status != 201:
+        phase.errors[f"http_{made.get('code', status)}"] += 1
+        raise RuntimeError(f"create: {status} {made}")
+    table_id = made["table_id"]
+    status, joined = await post_json(port, f"/api/tables/{table_id}/join", {"name": "Guest"})
+    if status != 200:
+        phase.errors[f"http_{joined.get('code', status)}"] += 1
+        raise RuntimeError(f"join: {status} {joined}")
+    table = ScoutTable(phase, rng, parse_range(args.think_ms))
+    async with (
+        open_seat(port, table_id, made["token"], phase) as (host, first0),
+        open_seat(port, table_id, joined["token"], phase) as (guest, first1),
+    ):
+        table.people = [ScoutPerson(table, host, first0), ScoutPerson(table, guest, first1)]
+        phase.games_started += 1
+        await host.send("start")
+        try:
+            await asyncio.gather(*(p.run() for p in table.people))
+        finally:
+            for task in list(table.tasks):
+                task.cancel()
+    phase.games_finished += 1
+
+
+# ---------------------------------------------------------------------------------- SNAP
+
+
+def snap_match(view: Msg) -> bool:
+    """Whether two face-up tops of seats still in, or a top and the Pot's top, share a rank.
+
+    >>> snap_match({"seats": [{"top": "10H", "out": False}, {"top": "10S", "out": False}],
+    ...             "pot": {"top": None}})
+    True
+    >>> snap_match({"seats": [{"top": "9H", "out": False}, {"top": None, "out": False}],
+    ...             "pot": {"top": "9C"}})
+    True
+    """
+    ranks = [s["top"][:-1] for s in view["seats"] if s["top"] and not s["out"]]
+    pot = view["pot"]["top"]
+    return len(ranks) != len(set(ranks)) or (pot is not None and pot[:-1] in ranks)
+
+
+class SnapPerson:
+    """The person at a SNAP table: pongs, flips, calls, and times each call's verdict."""
+
+    def __init__(self, sock: Socket, first: Msg, phase: Phase, rng: random.Random, args: Any):
+        self.sock = sock
+        self.phase = phase
+        self.rng = rng
+        self.flip_ms = parse_range(args.flip_ms)
+        self.seat: int = first["view"]["seat"]
+        self.latest = first
+        self.called: set[int] = set()
+        self.call: tuple[str, float] | None = None  # (ref, sent) of the call awaiting a verdict
+        self.flip_for: tuple[int, Any] | None = None
+        self.ref = 0
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    async def run(self) -> None:
+        await self.consider(self.latest)
+        while True:
+            msg = await self.sock.recv()
+            kind = msg["type"]
+            if kind == "ping":
+                await self.sock.send("pong", nonce=msg["nonce"])
+            elif kind == "state":
+                self.latest = msg
+                if self.call is not None:
+                    self.verdict(msg["events"], time.perf_counter())
+                if msg.get("finished"):
+                    return
+                await self.consider(msg)
+            elif kind == "error":
+                self.phase.errors[msg["code"]] += 1
+                if self.call is not None and msg.get("ref") == self.call[0]:
+                    self.call = None
+            if self.call is not None and time.perf_counter() - self.call[1] > CALL_TIMEOUT_S:
+                self.phase.errors["call_timeout"] += 1
+                self.call = None
+
+    def verdict(self, events: list[Msg], now: float) -> None:
+        assert self.call is not None
+        me = self.seat
+        for event in events:
+            kind = event["type"]
+            found = None
+            if kind == "call" and event["seat"] == me and event["verdict"] != "race":
+                found = event["verdict"]
+            elif kind in ("win", "tie", "void") and any(c["seat"] == me for c in event["calls"]):
+                found = kind if kind != "win" else "won" if event["seat"] == me else "lost"
+            if found is not None:
+                self.phase.sample((now - self.call[1]) * 1000, found)
+                self.call = None
+                return
+
+    async def consider(self, msg: Msg) -> None:
+        view, actions = msg["view"], msg["actions"]
+        if view["outcome"] is not None or view["seats"][self.seat]["out"]:
+            return
+        seq = view["seq"]
+        can_call = any(a["type"] == "snap" for a in actions)
+        if seq and can_call and self.call is None and seq not in self.called and snap_match(view):
+            self.called.add(seq)
+            self.ref += 1
+            ref = f"c{self.ref}"
+            self.call = (ref, time.perf_counter())
+            action = {"type": "snap"}
+            await self.sock.send("play", seq=seq, rt_ms=SNAP_CALL_RT_MS, action=action, ref=ref)
+        situation = (seq, view["turn"])
+        if any(a["type"] == "flip" for a in actions) and self.flip_for != situation:
+            self.flip_for = situation
+            delay = self.rng.uniform(*self.flip_ms) / 1000
+            task = asyncio.get_running_loop().create_task(self._flip_after(delay))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    async def _flip_after(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        msg = self.latest
+        if msg.get("finished") or not any(a["type"] == "flip" for a in msg["actions"]):
+            return
+        self.ref += 1
+        await self.sock.send(
+            "play", seq=msg["view"]["seq"], action={"type": "flip"}, ref=f"f{self.ref}"
+        )
+
+
+async def snap_game(
+    port: int, phase: Phase, rng: random.Random, args: Any, bots: int, level: str = "medium"
+) -> None:
+    """Create a SNAP table (1 person, ``bots`` bots of ``level``), play it to its end, close
+    it."""
+    seats = [{"kind": "bot", "level": level}] * bots
+    status, made = await post_json(
+        port, "/api/tables", {"game": "snap", "name": "Host", "seats": seats}
+    )
+    if status != 201:
+        phase.errors[f"http_{made.get('code', status)}"] += 1
+        raise RuntimeError(f"create: {status} {made}")
+    async with open_seat(port, made["table_id"], made["token"], phase) as (sock, first):
+        person = SnapPerson(sock, first, phase, rng, args)
+        phase.games_started += 1
+        try:
+            await person.run()
+        finally:
+            for task in list(person.tasks):
+                task.cancel()
+    phase.games_finished += 1
