@@ -176,3 +176,20 @@ def test_scan_hidden_info_keeps_the_cards_not_yet_revealed_and_the_pile_order() 
                 assert all(tuple(c) in revealed for c in cards)  # the same tan cards again
         state = scan.GAME.apply(state, seat, action, now)
     assert games == {0, 1, 2, 3}
+
+
+def scout_history_rewrites_the_past(state: Any, seat: int | None, since: int = 0) -> list[Any]:
+    """SCOUT's history, its first event rewritten with how many events there are now."""
+    past = scout.history(state, seat, 0)
+    if past:
+        past[0] = {**past[0], "events_now": len(past)}
+    return past[since:]
+
+
+def test_the_conformance_check_fails_on_a_history_that_changes_a_logged_event() -> None:
+    # A server sends only the new events of a history: one that changes an event already
+    # logged would leave every connected page with the old one.
+    spec = dataclasses.replace(scout.GAME, history=scout_history_rewrites_the_past)
+    with pytest.raises(AssertionError, match="changed an event"):
+        check_game(spec, options_of(spec), 3, seats=range(3))
+    check_game(scout.GAME, options_of(scout.GAME), 3, seats=range(3))
