@@ -385,9 +385,8 @@ def untimed(value: Any) -> Any:
 
 def differences(room: Any, conn: Connection, msg: Msg, rng: random.Random) -> list[str]:
     """How a state message to a seat would differ were everything hidden from it redrawn: its
-    view, actions and refusals, and the events and history it carries (for a game whose
-    history depends on the seat; real-time games send every seat the spectator's events,
-    built from spectators' views)."""
+    view, actions and refusals, and the events and history it carries (every game's history
+    comes from its ``history``: for SCAN and SNAP the same for every seat)."""
     if msg.get("type") != "state" or conn.seat is None:
         return []
     seat = conn.seat

@@ -7,7 +7,9 @@ game's view (or history) and must make the checks fail — the conformance check
   stocks of three or more cards: a one-card leak passed every check but the scramble);
 - a pending SNAP call's reaction time, read from the log (the scramble redrew the race's
   times but not the log's);
-- another seat's SCOUT flip choice in the history sent to a seat (only views were checked).
+- another seat's SCOUT flip choice in the history sent to a seat (only views were checked);
+- a covered SCAN tan card in the history, in every game of a four-in-a-row series (the same tan
+  cards come back each game: their faces are public after game 1, their order never is).
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ from typing import Any
 import pytest
 
 from parlour.core import GameSpec
-from parlour.core.conformance import check_game, leaked, play_random
-from parlour.games import registry, scout, snap
+from parlour.core.conformance import check_game, check_view, leaked, play_random
+from parlour.games import registry, scan, scout, snap
 from parlour.games.snap.cards import NAMES
 from parlour.games.snap.rules import RACE
 from tests.test_leaks import play_and_check
@@ -64,12 +66,23 @@ def scout_history_tells_flips(state: Any, seat: int | None, since: int = 0) -> l
     return past
 
 
+def scan_history_tells_the_next_card(state: Any, seat: int | None, since: int = 0) -> list[Any]:
+    """SCAN's history, and the tan card to be revealed next (still covered)."""
+    past = scan.history(state, seat, since)
+    if state.covered:
+        past.append({"type": "next", "tan": list(state.covered[0])})
+    return past
+
+
 LEAKS = {
     "scout one card": dataclasses.replace(scout.GAME, view=scout_peeks),
     "snap one card": dataclasses.replace(snap.GAME, view=snap_peeks),
     "snap pending time": dataclasses.replace(snap.GAME, view=snap_tells_pending_times),
     "scout flips in the history": dataclasses.replace(
         scout.GAME, history=scout_history_tells_flips
+    ),
+    "scan next card in the history": dataclasses.replace(
+        scan.GAME, history=scan_history_tells_the_next_card
     ),
 }
 
@@ -122,3 +135,61 @@ def test_the_random_state_sweep_fails_on_a_seeded_leak(
     with pytest.raises(AssertionError, match="hidden"):
         for _ in range(6):
             play_and_check(spec.name, rng.randrange(10**12, 2**48), rng, 400)
+
+
+def test_a_covered_scan_card_in_the_history_is_caught_in_every_game_of_a_series() -> None:
+    # Game 1: the card itself is hidden (hidden_info lists it). Games 2-4: its face was public
+    # in game 1's reveals, but which card comes next is not: the scramble, which redraws the
+    # pile's order, changes the leaky history. The honest history passes both.
+    leaky, honest = LEAKS["scan next card in the history"], scan.GAME
+    options = scan.ScanOptions(2, four_in_a_row=True)
+    record = play_random(honest, options, 10**12 + 17, random.Random(17))
+    rng = random.Random(17)
+    state, caught = honest.new_state(options, record.seed), set()
+    for seat, action, now in record.moves:
+        if len(state.covered) >= 2 and state.game not in caught:
+            with pytest.raises(AssertionError, match="hidden"):
+                check_view(leaky, state, 0, rng)
+            check_view(honest, state, 0, rng)
+            if state.game == 0:
+                assert leaky.history is not None
+                assert leaked(leaky, state, 0, leaky.history(state, 0, 0), rng)
+            caught.add(state.game)
+        state = honest.apply(state, seat, action, now)
+    assert caught == {0, 1, 2, 3}
+
+
+def test_scan_hidden_info_keeps_the_cards_not_yet_revealed_and_the_pile_order() -> None:
+    options = scan.ScanOptions(3, four_in_a_row=True)
+    record = play_random(scan.GAME, options, 10**12 + 5, random.Random(5))
+    state, games = scan.GAME.new_state(options, record.seed), set()
+    for seat, action, now in record.moves:
+        if len(state.covered) >= 2 and state.game not in games:
+            games.add(state.game)
+            hidden = scan.hidden_info(state, 1)
+            revealed = {tuple(e[2]) for e in state.events() if e[0] == "reveal"}
+            cards = [list(c) for c in state.covered]
+            assert cards in hidden  # the pile, in order, in every game
+            for card in cards:  # each card until it has been shown
+                assert (card in hidden) == (tuple(card) not in revealed), (state.game, card)
+            if state.game > 0:
+                assert all(tuple(c) in revealed for c in cards)  # the same tan cards again
+        state = scan.GAME.apply(state, seat, action, now)
+    assert games == {0, 1, 2, 3}
+
+
+def scout_history_rewrites_the_past(state: Any, seat: int | None, since: int = 0) -> list[Any]:
+    """SCOUT's history, its first event rewritten with how many events there are now."""
+    past = scout.history(state, seat, 0)
+    if past:
+        past[0] = {**past[0], "events_now": len(past)}
+    return past[since:]
+
+
+def test_the_conformance_check_fails_on_a_history_that_changes_a_logged_event() -> None:
+    # A server sends only the new events of a history: one that changes an event already
+    # logged would leave every connected page with the old one.
+    spec = dataclasses.replace(scout.GAME, history=scout_history_rewrites_the_past)
+    with pytest.raises(AssertionError, match="changed an event"):
+        check_game(spec, options_of(spec), 3, seats=range(3))
+    check_game(scout.GAME, options_of(scout.GAME), 3, seats=range(3))

@@ -116,7 +116,7 @@ def test_a_person_plays_a_whole_real_time_game_and_nothing_leaks(
         client.websocket_connect(f"/ws/{table_id}") as ws,
         client.websocket_connect(f"/ws/{table_id}") as watcher,
     ):
-        hello(watcher)
+        watched = hello(watcher)
         state = hello(ws, made["token"])
         answered: set[tuple[int, str]] = set()
         for _ in range(100_000):
@@ -138,6 +138,16 @@ def test_a_person_plays_a_whole_real_time_game_and_nothing_leaks(
         outcome = state["view"]["outcome"]
         assert outcome is not None and len(outcome["ranks"]) == 3
         assert state["clock"]["running"] and state["finished"]
+        # The spectator was told the whole game, every round, once: its history, then each
+        # state's new events — the game's own history (spec.history).
+        told = list(watched["history"])
+        while not (watched["type"] == "state" and watched["finished"]):
+            watched = receive(watcher, "the spectator's next state")
+            told += watched["events"] if watched["type"] == "state" else []
+    whole = get_game(game).history
+    assert whole is not None and told == whole(room.table.state, None, 0)
+    rounds = [e for e in told if e["type"] in ("reveal", "flip")]
+    assert len(rounds) > 3, told[:5]
     assert spy.checked > 50 and spy.leaks == []
     # Refusals are the race's normal losses (a flip or touch just overtaken), never bad input.
     assert set(errors) <= {"illegal_action", "not_your_turn", "stale_reveal"}, errors
@@ -150,3 +160,6 @@ def test_a_person_plays_a_whole_real_time_game_and_nothing_leaks(
                     record=stored.entries)  # fmt: skip
     assert rebuilt.state == room.table.state
     assert get_game(game).outcome(rebuilt.state) == outcome
+    client.app.state.hub.forget(room)  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/{table_id}") as again:  # a room rebuilt from the store
+        assert hello(again)["history"] == told

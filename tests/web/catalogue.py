@@ -196,7 +196,7 @@ def read() -> Catalogues:
 def schema_strings() -> str:
     """Every string of GET /api/games (the lobby shows each game's labels, hints and level words
     by the catalogue keys the server names there), quoted, one per line."""
-    from parlour.server.app import games_schema
+    from parlour.server.schema import games_schema
 
     found: list[str] = []
 

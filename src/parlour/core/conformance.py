@@ -112,10 +112,14 @@ def leaked(
     return found
 
 
-def check_view(spec: AnyGame, state: Any, seat: int | None, rng: random.Random) -> None:
+def check_view(
+    spec: AnyGame, state: Any, seat: int | None, rng: random.Random, since: int = 0
+) -> list[Any]:
     """Check one view: JSON-ready, none of ``hidden_info`` in it (:func:`leaked`), and
     unchanged when everything hidden from ``seat`` is redrawn by ``scramble_hidden``; the same
-    for the game's whole history as ``seat`` is sent it (``spec.history``), when it has one."""
+    for the game's history as ``seat`` is sent it (``spec.history``), when it has one: its
+    events after the first ``since`` (all of them by default). Returns the history's events
+    checked (none for a game without ``history``)."""
     shown = spec.view(state, seat)
     text = json.dumps(shown)
     assert json.loads(text) == shown, "a view must survive a JSON round trip unchanged"
@@ -123,15 +127,46 @@ def check_view(spec: AnyGame, state: Any, seat: int | None, rng: random.Random) 
     assert not found, f"seat {seat}'s view shows hidden {found!r}"
     other = spec.scramble_hidden(state, seat, rng)
     assert spec.view(other, seat) == shown, f"seat {seat}'s view depends on hidden information"
-    if spec.history is not None:
-        history = spec.history
-        past = history(state, seat, 0)
-        assert json.loads(json.dumps(past)) == past, "a history must be JSON-ready"
-        found = leaked(spec, state, seat, past, rng, lambda o: history(o, seat, 0))
-        assert not found, f"seat {seat}'s history shows hidden {found!r}"
-        assert history(other, seat, 0) == past, (
-            f"seat {seat}'s history depends on hidden information"
-        )
+    if spec.history is None:
+        return []
+    history = spec.history
+    past = history(state, seat, since)
+    assert json.loads(json.dumps(past)) == past, "a history must be JSON-ready"
+    found = leaked(spec, state, seat, past, rng, lambda o: history(o, seat, since))
+    assert not found, f"seat {seat}'s history shows hidden {found!r}"
+    assert history(other, seat, since) == past, (
+        f"seat {seat}'s history depends on hidden information"
+    )
+    return past
+
+
+def _full_check(step: int) -> bool:
+    # Whether the views at ``step`` are checked with their whole history, not only its new
+    # events: the first ten steps and every power of two (so that a long game costs little
+    # more than a short one: a history grows with the game).
+    return step <= 10 or step & (step - 1) == 0
+
+
+def _check_views(
+    spec: AnyGame,
+    state: Any,
+    viewers: list[int | None],
+    rng: random.Random,
+    told: dict[int | None, list[Any]],
+    full: bool,
+) -> None:
+    # Every viewer's view and history (:func:`check_view`); ``told`` keeps each viewer's history
+    # as checked so far: a full check also checks that none of it has changed since (events
+    # never change once logged: a server may send only the new ones), otherwise only the events
+    # after it are checked.
+    for viewer in viewers:
+        kept = told.setdefault(viewer, [])
+        if full:
+            past = check_view(spec, state, viewer, rng)
+            assert past[: len(kept)] == kept, f"seat {viewer}'s history changed an event"
+            kept[:] = past
+        else:
+            kept += check_view(spec, state, viewer, rng, since=len(kept))
 
 
 def _round_trip(spec: AnyGame, action: Any) -> None:
@@ -215,12 +250,16 @@ def check_game(
     """Play one seeded random game and check everything listed in this module's docstring.
 
     ``views``: check every seat's and a spectator's view (the costly part) at the first ten
-    steps, every ``view_stride``-th step after that, and at the end.
+    steps, every ``view_stride``-th step and every power of two after that, and at the end;
+    with the game's whole history at the first ten steps, the powers of two and the end, and
+    with its new events only at the others.
     ``all_actions``: apply every legal action at every step, not just a sample.
     ``seats``: the table's seats (for views and for refusing actions from the wrong seat).
     """
     rng = random.Random(f"conformance:{seed}")
     seat_list = list(seats)
+    viewers: list[int | None] = [*seat_list, None]
+    told: dict[int | None, list[Any]] = {}
     seen_actions: list[Any] = []
     step = 0
 
@@ -231,9 +270,8 @@ def check_game(
         snapshot = copy.copy(state)
         if seat is None:  # a timeout: check the state it leads to, and the views, only
             spec.check_invariants(spec.apply(state, None, chosen, now))
-            if views and (step <= 10 or step % view_stride == 0):
-                for viewer in [*seat_list, None]:
-                    check_view(spec, state, viewer, rng)
+            if views and (step % view_stride == 0 or _full_check(step)):
+                _check_views(spec, state, viewers, rng, told, _full_check(step))
             assert state == snapshot, "apply or view changed the state it was given"
             return
         legal = spec.legal_actions(state, seat)
@@ -263,9 +301,8 @@ def check_game(
                     pass
                 else:
                     raise AssertionError(f"seat {other} acted out of turn")
-        if views and (step <= 10 or step % view_stride == 0):
-            for viewer in [*seat_list, None]:
-                check_view(spec, state, viewer, rng)
+        if views and (step % view_stride == 0 or _full_check(step)):
+            _check_views(spec, state, viewers, rng, told, _full_check(step))
         assert state == snapshot, "apply or view changed the state it was given"
         seen_actions.extend(rng.sample(legal, min(2, len(legal))))
         del seen_actions[:-200]
@@ -273,7 +310,6 @@ def check_game(
     record = play_random(spec, options, seed, rng, on_step=on_step)
     spec.check_invariants(record.final)
     if views:
-        for viewer in [*seat_list, None]:
-            check_view(spec, record.final, viewer, rng)
+        _check_views(spec, record.final, viewers, rng, told, full=True)
     assert replay(spec, record) == record.final, "seed + actions did not rebuild the same state"
     return record

@@ -6,12 +6,12 @@ bot runner and the rooms are opened in the lifespan (nothing is built at import 
 Routes:
 
 - ``GET /`` the lobby; ``GET /t/{id}`` a table (a seat, an invite to an open seat, or a
-  spectator's view with ``?watch``); ``GET /replay/{id}`` a finished game's replay;
-  ``GET /static/...`` the front end (``parlour/web``).
+  spectator's view with ``?watch``); ``GET /replay/{id}`` a finished game's replay
+  (:mod:`parlour.server.pages`); ``GET /static/...`` the front end (``parlour/web``).
 - ``POST /api/tables`` create a table and sit in seat 0 (the host): body
   ``{"game": "scout", "name": "Ana", "seats": [{"kind": "bot", "level": "easy"},
-  {"kind": "open"}], "options": {"count_unspent_chips": true}}``; answers the table id, the
-  seat and its secret token.
+  {"kind": "open"}], "options": {"count_unspent_chips": true}}``, checked against the game's
+  schema (:mod:`parlour.server.schema`); answers the table id, the seat and its secret token.
 - ``GET /learn/{game}`` "Learn to play" (``learn.html``); ``POST /api/learn``
   ``{"game": "scout", "name": "Ana"}`` a tutorial table on the game's fixed deal
   (:mod:`parlour.server.learn`), answered like ``POST /api/tables``.
@@ -21,7 +21,7 @@ Routes:
   ``GET /api/replay/{id}/turning-points`` every person's turning points in it
   (:mod:`parlour.server.coach`).
 - ``GET /api/games`` what a lobby may offer for each game: players, options (kinds, choices,
-  defaults), read from each game's ``GameSpec``.
+  defaults), read from each game's ``GameSpec`` (:mod:`parlour.server.schema`).
 - ``GET /{game}/designs.svg`` a game's card drawings as an SVG sprite (its
   ``GameSpec.designs``), e.g. ``/scan/designs.svg``.
 - ``GET /api/health`` how the server is doing: event-loop lag, writes waiting for the store,
@@ -42,7 +42,6 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
@@ -56,23 +55,19 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import parlour.art as art
-from parlour.bots.levels import LEVELS, level_words
-from parlour.games.registry import get_game, names
 from parlour.server.bots import BotRunner
 from parlour.server.hub import Hub, TableExpired
-from parlour.server.languages import html_in, page_language
-from parlour.server.learn import lesson_for
+from parlour.server.learn import learn_route
 from parlour.server.limits import AddressLimiter
 from parlour.server.netinfo import connection_socket
+from parlour.server.pages import WEB, page_routes
 from parlour.server.protocol import CODES, ProtocolError, error, parse
 from parlour.server.replay import Expired, NotFinished, ReplayCache
-from parlour.server.rooms import KICK, Connection, Room, clean_name
+from parlour.server.rooms import KICK, Connection, Room
+from parlour.server.schema import NewTable, games_route, table_setup
 from parlour.server.settings import Settings
 from parlour.store import STORAGE_ERRORS, StorageError, describe, open_store, refusal_hint
-from parlour.table import SeatInfo, VersionMismatch
-
-WEB = Path(__file__).resolve().parent.parent / "web"
-"""The static front end."""
+from parlour.table import VersionMismatch
 
 MAX_BODY = 4096
 """The largest JSON body the API reads."""
@@ -165,116 +160,16 @@ async def _json_body(request: Request, timeout_s: float) -> dict[str, Any]:
     return obj
 
 
-def parse_setup(obj: dict[str, Any]) -> tuple[str, dict[str, Any], str, list[SeatInfo]]:
-    """The game, options, host name and other seats of a ``POST /api/tables`` body.
-
-    Raises :class:`ProtocolError` (``bad_message``) for anything out of place: an unknown
-    game, too few or too many players for it (its ``GameSpec``'s ``min_players`` and
-    ``max_players``), seats that are not ``{"kind": "bot", "level": L}`` or ``{"kind": "open"}``,
-    options that are not the game's (its ``GameSpec.setup``) or have values it does not allow.
-    Without ``game``, the first game of the registry.
-    """
-    known = names()
-    game = obj.get("game", known[0])
-    if not isinstance(game, str) or game not in known:
-        raise ProtocolError("bad_message", f"{str(game)[:20]!r} cannot be played here")
-    spec = get_game(game)
-    most, allowed = spec.max_players, spec.setup
-    seats_in = obj.get("seats")
-    if not isinstance(seats_in, list) or not 1 <= len(seats_in) <= most - 1:
-        text = f"{game.upper()} is played by 2 to {most} players: 1 to {most - 1} others"
-        raise ProtocolError("bad_message", text)
-    seats = []
-    for item in seats_in:
-        if not isinstance(item, dict) or item.get("kind") not in ("bot", "open"):
-            raise ProtocolError("bad_message", "each other seat is a bot or open")
-        if item["kind"] == "bot":
-            if item.get("level") not in LEVELS:
-                raise ProtocolError("bad_message", f"levels are {', '.join(LEVELS)}")
-            seats.append(SeatInfo("bot", "", item["level"]))
-        else:
-            seats.append(SeatInfo("open"))
-    options = obj.get("options", {})
-    if not isinstance(options, dict):
-        raise ProtocolError("bad_message", "options is an object")
-    for key, value in options.items():
-        if key not in allowed:
-            listed = ", ".join(allowed)
-            raise ProtocolError("bad_message", f"{game.upper()}'s options are {listed}")
-        kind = allowed[key]
-        ok = isinstance(value, bool) if kind is bool else value in kind
-        if not ok:
-            raise ProtocolError("bad_message", f"option {key} cannot be {str(value)[:20]!r}")
-    return game, dict(options), clean_name(obj.get("name")), seats
-
-
 GUEST_COOKIE = "parlour_guest"
 GUEST_ID = re.compile(r"[A-Za-z0-9_-]{16,40}")
 GUEST_MAX_AGE_S = 365 * 24 * 3600
 """A guest is a random id in a cookie (no account): it counts the guest's unfinished tables."""
 
 
-def games_schema() -> list[dict[str, Any]]:
-    """What a lobby may offer, game by game (``GET /api/games``), read from each game's
-    ``GameSpec`` and bots so that no rule of a game is written again in the lobby:
-
-    - ``game``, ``title`` (its name as shown), ``min_players``, ``max_players``, ``players``
-      (the default), ``realtime`` (computer opponents set by one level and a pace-setter, not
-      seat by seat);
-    - ``options``: each option's ``kind`` (``bool``, or ``choice`` with its ``choices``),
-      ``default``, the player counts it matters at (``players``: fewest, most), the options
-      that turn it off (``off_when``: of two that exclude each other, each turns the other
-      off), and the message-catalogue keys of its ``label``,
-      ``hint``, ``off`` (its hint while turned off), ``label_when`` (its label while another
-      option is on) and, for a choice, ``choice_labels``;
-    - ``device``: check boxes kept in this browser for the game's page (name → label, hint);
-    - ``lesson``: whether the game has a "Learn to play" lesson (``/learn/<game>``);
-    - ``levels``: what each bot level means (:func:`parlour.bots.levels.level_words`), or
-      ``None``.
-    """
-    out = []
-    for name in names():
-        spec = get_game(name)
-        defaults = spec.options_from_json({}).to_json()
-        labels = spec.labels
-        everyone = (spec.min_players, spec.max_players)
-        options = {}
-        for key, allowed in spec.setup.items():
-            label = labels.get(key, f"lobby.{name}.{key}")
-            option: dict[str, Any] = {
-                "kind": "bool" if allowed is bool else "choice",
-                "default": defaults[key],
-                "players": list(spec.option_players.get(key, everyone)),
-                "off_when": [b if a == key else a for a, b in spec.excludes if key in (a, b)],
-                "label": label, "hint": f"{label}_hint", "off": f"{label}_off",
-                "label_when": {other: labels[f"{key}/{other}"] for other in spec.setup
-                               if f"{key}/{other}" in labels},
-            }  # fmt: skip
-            if allowed is not bool:
-                option["choices"] = list(allowed)
-                option["choice_labels"] = {
-                    str(v): labels.get(f"{key}={v}", f"lobby.{name}.{v}") for v in allowed
-                }
-            options[key] = option
-        device = {}
-        for key in spec.device:
-            label = labels.get(key, f"lobby.{name}.{key}")
-            device[key] = {"label": label, "hint": f"{label}_hint"}
-        out.append({
-            "game": name, "title": name.upper(), "min_players": spec.min_players,
-            "max_players": spec.max_players, "players": defaults.get("players", spec.min_players),
-            "realtime": spec.race is not None, "lesson": spec.lesson is not None,
-            "options": options, "device": device,
-            "levels": level_words(name),
-        })  # fmt: skip
-    return out
-
-
 def create_app(settings: Settings | None = None) -> Starlette:
     """The Parlour web app for ``settings`` (defaults: :meth:`Settings.from_env`)."""
     settings = settings or Settings.from_env()
     replays = ReplayCache(settings.replay_cache_bytes)
-    schema = games_schema()
     new_tables = AddressLimiter(settings.new_tables_per_min, settings.new_tables_burst)
 
     @contextlib.asynccontextmanager
@@ -307,29 +202,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
         hub: Hub = request.app.state.hub
         return hub
 
-    def html_page(request: Request, name: str) -> Response:
-        # <html lang> in the language the page will speak (its script has the last word)
-        lang = page_language(
-            request.query_params.get("lang"), request.headers.get("accept-language")
-        )
-        headers = {"cache-control": "no-cache", "vary": "Accept-Language", "content-language": lang}
-        return Response(html_in(WEB / name, lang), media_type="text/html", headers=headers)
-
-    def page(name: str) -> Any:
-        async def endpoint(request: Request) -> Response:
-            return html_page(request, name)
-
-        return endpoint
-
-    async def games(request: Request) -> Response:
-        return JSONResponse({"v": 1, "games": schema}, headers={"cache-control": "no-cache"})
-
-    async def table_page(request: Request) -> Response:
-        # Each game has its own table page; an unknown table gets the generic page, which says so.
-        room = await room_of(request)
-        name = room.table.spec.page if isinstance(room, Room) else "game.html"
-        return html_page(request, name)
-
     async def designs(request: Request) -> Response:
         # A game's card drawings as an SVG sprite (colour-blind variant with ?colour_blind=1),
         # from its art (parlour.art: the presentation, found by the game's name).
@@ -342,12 +214,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
                         headers={"cache-control": "public, max-age=3600"})  # fmt: skip
 
     async def create_table(request: Request) -> Response:
-        return await new_table(request, learn=False)
+        return await new_table(request, table_setup)
 
-    async def learn_table(request: Request) -> Response:
-        return await new_table(request, learn=True)
-
-    async def new_table(request: Request, learn: bool) -> Response:
+    async def new_table(request: Request, setup: Callable[[dict[str, Any]], NewTable]) -> Response:
+        # ``setup``: the new table a body asks for (a lobby's choice, or a lesson).
         # Per client address first: a client without a cookie is a new guest every time.
         wait = new_tables.take(request.client.host if request.client else "")
         if wait:
@@ -362,15 +232,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             guest = secrets.token_urlsafe(16)
         try:
             body = await _json_body(request, settings.request_timeout_s)
-            if learn:
-                lesson = lesson_for(body)
-                room, token = await hub_of(request).create(
-                    lesson.game, lesson.options, clean_name(body.get("name")), lesson.seats(),
-                    guest, seed=lesson.seed,
-                )  # fmt: skip
-            else:
-                game, options, name, seats = parse_setup(body)
-                room, token = await hub_of(request).create(game, options, name, seats, guest)
+            game, options, name, seats, seed = setup(body)
+            room, token = await hub_of(request).create(game, options, name, seats, guest, seed)
         except ProtocolError as exc:
             return _problem(STATUS.get(exc.code, 400), exc.code, exc.message)
         except ValueError as exc:
@@ -466,11 +329,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await serve_socket(websocket, hub_of(websocket), settings)
 
     routes = [
-        Route("/", page("index.html")),
-        Route("/t/{table_id}", table_page),
-        Route("/replay/{table_id}", page("replay.html")),
-        Route("/learn/{game}", page("learn.html")),
-        Route("/api/learn", learn_table, methods=["POST"]),
+        *page_routes(room_of),
+        learn_route(new_table),
         Route("/{game}/designs.svg", designs),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", table_info),
@@ -478,7 +338,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/replay/{table_id}", replay_data),
         Route("/api/replay/{table_id}/turning-points", replay_points),
         Route("/api/health", health),
-        Route("/api/games", games),
+        games_route(),
         WebSocketRoute("/ws/{table_id}", game_socket),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]

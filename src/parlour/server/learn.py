@@ -9,12 +9,19 @@ changes nothing about what a seat may see.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
 
 from parlour.bots.levels import TUTOR
 from parlour.games.registry import get_game, names
 from parlour.server.protocol import ProtocolError
+from parlour.server.rooms import clean_name
+from parlour.server.schema import NewTable
 from parlour.table import SeatInfo
 
 
@@ -51,3 +58,22 @@ def lesson_for(obj: dict[str, Any]) -> Lesson:
         have = [g for g in names() if get_game(g).lesson is not None]
         raise ProtocolError("bad_message", f"lessons exist for {', '.join(have)}")
     return lesson
+
+
+def lesson_setup(obj: dict[str, Any]) -> NewTable:
+    """The table a ``POST /api/learn`` body asks for (:func:`lesson_for`): the lesson's game,
+    options, opponents and fixed seed, the learner's name."""
+    lesson = lesson_for(obj)
+    return lesson.game, lesson.options, clean_name(obj.get("name")), lesson.seats(), lesson.seed
+
+
+def learn_route(
+    new_table: Callable[[Request, Callable[[dict[str, Any]], NewTable]], Awaitable[Response]],
+) -> Route:
+    """``POST /api/learn`` ``{"game": <name>, "name": <learner>}``: a lesson's table, made by
+    ``new_table`` (as ``POST /api/tables`` makes one) and answered alike."""
+
+    async def learn_table(request: Request) -> Response:
+        return await new_table(request, lesson_setup)
+
+    return Route("/api/learn", learn_table, methods=["POST"])

@@ -67,9 +67,6 @@ class RealtimeRoom(Room):
     realtime = True
 
     def __init__(self, hub: Hub, table: Table, hashes: dict[int, str]) -> None:
-        self.events: list[Any] = []
-        self._log: list[Any] = []
-        self._rebuild_events(table)
         last = table.record[-1].now_ms if table.record else 0
         self.clock = GameClock(hub.settings.game_speed, last)
         self.trips = RoundTrips(hub.settings)
@@ -92,37 +89,9 @@ class RealtimeRoom(Room):
         super().__init__(hub, table, hashes)
         self._note_reveal()
 
-    # ------------------------------------------------------------------ history and messages
-
-    def _merge(self, new: list[Any]) -> None:
-        # Views carry the log of the current round (SCAN) or since the latest flip (SNAP);
-        # the room keeps the whole game: a log that starts with a new first event is a new
-        # round (whose first event may repeat the last one seen, a lapsed choice).
-        old = self._log
-        if old and new and new[0] == old[0]:
-            self.events += new[len(old) :]
-        else:
-            self.events += new[1:] if old and new and new[0] == old[-1] else new
-        self._log = new
-
-    def _rebuild_events(self, table: Table) -> None:
-        spec = table.spec
-        state = spec.new_state(table.options, table.seed)
-        self._merge(self._public_log_of(spec, state))
-        for entry in table.record:
-            state = spec.apply(state, entry.seat, spec.action_from_json(entry.action), entry.now_ms)
-            self._merge(self._public_log_of(spec, state))
-
-    @staticmethod
-    def _public_log_of(spec: Any, state: Any) -> list[Any]:
-        found: list[Any] = spec.view(state, None)["log"]
-        return found
-
-    def history(self, seat: int | None) -> list[Any]:
-        return self.events
+    # ------------------------------------------------------------------ messages
 
     def accepted(self, result: Accepted) -> None:
-        self._merge(self._public_log_of(self.table.spec, self.table.state))
         self._note_reveal()
         if self._pending_bot_input(result.entry.seat, result.entry.action):
             self._quiet.add(result.entry.seq)
@@ -155,7 +124,7 @@ class RealtimeRoom(Room):
         super().broadcast(new)
 
     def mark(self) -> Any:
-        return (self.table.mark(), len(self.events), self._log, dict(self.reveals))
+        return super().mark(), dict(self.reveals)
 
     async def commit(self, mark: Any, results: list[Accepted]) -> Rejected | None:
         # The game clock waits while the store writes: nobody sees a change before it is
@@ -174,9 +143,8 @@ class RealtimeRoom(Room):
             self._skip = False
 
     def restore(self, mark: Any) -> None:
-        table_mark, events, self._log, self.reveals = mark
-        super().restore(table_mark)
-        del self.events[events:]
+        room_mark, self.reveals = mark
+        super().restore(room_mark)
         self._planned_at = -1  # the bots plan again for the state they are back in
 
     def _note_reveal(self) -> None:
@@ -202,7 +170,7 @@ class RealtimeRoom(Room):
     def fair_play(self) -> list[dict[str, Any]]:
         """People at a friends' table who played implausibly fast (:mod:`.fairplay`)."""
         people = [i for i, s in enumerate(self.table.seats) if s.kind == "human"]
-        return unusually_fast(self.events, people)
+        return unusually_fast(self.history(None), people)
 
     def _log_fair_play(self) -> None:
         for found in self.fair_play():

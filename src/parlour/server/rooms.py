@@ -389,8 +389,9 @@ class Room:
         self._wake.set()
 
     def accepted(self, result: Accepted) -> None:
-        """Called after each input the table accepts, before it is stored (real-time rooms keep
-        their history here; :meth:`restore` takes it back)."""
+        """Called after each input the table accepts, before it is stored (real-time rooms note
+        the reveal and hold back a computer's input that waits for the decision;
+        :meth:`restore` takes back what they noted)."""
 
     async def act(self, conn: Connection, body: dict[str, Any]) -> None:
         """Handle an ``act`` message from ``conn``: ack or error to it, state to everyone."""

@@ -18,8 +18,9 @@ from parlour.games import snap
 OPTIONS = {"players": 3, "reveal_delay_min_ms": 200, "reveal_delay_max_ms": 200}
 STOCKS = ["2S 9C 5D", "5H 2C KD", "2D 7S 9H"]
 
-# (rules, seat, input, what must hold after it). Inputs: "flip" (then the reveal, 200 ms
-# later), "snap RT" (a call RT ms after the latest reveal), "decide" (the race's deadline).
+# (rules, seat, input, what changes after it: every other part of the table stays as the
+# steps before left it, and is checked too). Inputs: "flip" (then the reveal, 200 ms later),
+# "snap RT" (a call RT ms after the latest reveal), "decide" (the race's deadline).
 STEPS: list[tuple[str, int | None, str, dict[str, Any]]] = [
     (
         "N3: the seat left of the dealer flips first; the top stock card goes face up",
@@ -62,10 +63,10 @@ STEPS: list[tuple[str, int | None, str, dict[str, Any]]] = [
         "N5: 9H and 9C are matching tops: a snap is valid, the claim set is piles 0 and 2",
         2,
         "flip",
-        {"stocks": ["5D", "KD 2D", ""], "piles": ["2S 9C", "5H 2C", "7S 9H"]},
+        {"stocks": ["5D", "KD 2D", ""], "piles": ["2S 9C", "5H 2C", "7S 9H"], "turn": 0},
     ),
-    ("N6: a valid call; the race waits for faster ones", 0, "snap 400", {}),
-    ("N6: a faster valid call, more than the tie window ahead", 1, "snap 300", {}),
+    ("N6: a valid call; the race waits for faster ones: nothing moves yet", 0, "snap 400", {}),
+    ("N6: a faster valid call, more than the tie window ahead; still waiting", 1, "snap 300", {}),
     (
         "N6: the earliest call wins the claim set, under its stock: the piles in seat order from "
         "the last flipper (2, then 0), each turned over as a unit (bottom card on top); N8: seat "
@@ -84,10 +85,10 @@ STEPS: list[tuple[str, int | None, str, dict[str, Any]]] = [
     ),
     (
         "N6: a call within 600 ms of the decision, before the next flip, is late: ignored, no "
-        "penalty",
+        "penalty (nothing moves)",
         0,
         "snap 900",
-        {"stocks": ["5D", "KD 2D 7S 9H 2S 9C", ""], "piles": ["", "5H 2C", ""], "turn": 0},
+        {},
     ),
     (
         "N3: seat 0 flips its last stock card",
@@ -131,27 +132,38 @@ def check(state: Any, expected: dict[str, Any], where: str) -> None:
             assert found[key] == value, f"{where}: {key} is {found[key]!r}, not {value!r}"
 
 
+def at_deadline(state: Any, where: str, due: int | None = None) -> tuple[Any, int]:
+    """The state after ``Timeout()`` at its deadline (which must be ``due`` when given), and
+    the deadline."""
+    found = snap.deadline(state)
+    assert found is not None and (due is None or found == due), f"{where}: {found}"
+    return snap.apply(state, None, Timeout(), found), found
+
+
 def test_an_opening_annotated_from_the_rules_plays_as_annotated() -> None:
     state = snap.state_from_deal(STOCKS, dealer=2, options=OPTIONS)
-    check(state, {"stocks": STOCKS, "piles": ["", "", ""], "pot": "", "turn": 0}, "deal")
+    table: dict[str, Any] = {
+        "stocks": STOCKS,
+        "piles": ["", "", ""],
+        "pot": "",
+        "turn": 0,
+        "out": [False, False, False],
+    }
+    check(state, table, "deal")
     now = 0
-    for number, (rules, seat, text, expected) in enumerate(STEPS, 1):
+    for number, (rules, seat, text, changes) in enumerate(STEPS, 1):
         where = f"step {number} ({rules})"
         if text == "flip":
             if state.clock_ms < state.flip_open_ms:  # N3: the least time between flips
-                now = state.flip_open_ms
-                state = snap.apply(state, None, Timeout(), now)
+                state, now = at_deadline(state, where, state.flip_open_ms)
             state = snap.apply(state, seat, snap.Flip(), now)
             assert snap.view(state, None)["flipping"] == seat, where  # N3: not yet shown
-            due = snap.deadline(state)
-            assert due == now + 200, where  # the reveal, after the fixed delay
-            state, now = snap.apply(state, None, Timeout(), due), due
+            state, now = at_deadline(state, where, now + 200)  # the reveal, after the delay
         elif text == "decide":
-            due = snap.deadline(state)
-            assert due is not None, where
-            state, now = snap.apply(state, None, Timeout(), due), due
+            state, now = at_deadline(state, where)
         else:
             rt = int(text.split()[1])
             now = max(now, state.reveal_ms + rt)
             state = snap.apply(state, seat, snap.Snap(rt), now)
-        check(state, expected, where)
+        table.update((k, v) for k, v in changes.items() if k != "winner")
+        check(state, {**table, **changes}, where)

@@ -52,7 +52,7 @@ from parlour.games.scan.state import (
     State,
     options_from_json,
 )
-from parlour.games.scan.view import hidden_info, scramble_hidden, view
+from parlour.games.scan.view import hidden_info, history, scramble_hidden, view
 from parlour.games.scan.views import ScanView
 
 GAME: GameSpec[State, Action, ScanView] = GameSpec(
@@ -73,6 +73,7 @@ GAME: GameSpec[State, Action, ScanView] = GameSpec(
     hidden_info=hidden_info,
     scramble_hidden=scramble_hidden,
     race=race,
+    history=history,
     setup={
         "category": ("shape", "pattern", "position", "colour", "random"),
         "dealers_choice": bool,
@@ -116,6 +117,7 @@ __all__ = [
     "deadline_kind",
     "deal_deck",
     "hidden_info",
+    "history",
     "latin_rectangle",
     "legal_actions",
     "match_index",

@@ -148,14 +148,25 @@ def view(state: State, seat: int | None) -> ScanView:
     }
 
 
+def history(state: State, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
+    """The whole series' history (every round of every game; views carry the current round
+    only), with ``since`` only the events after the first ``since`` (events never change once
+    logged, so a caller may keep the earlier ones). Every seat sees the same as a spectator:
+    the log holds no waiting input (inputs are logged once decided, with their verdicts)."""
+    return [_event(e) for e in state.events()[since:]]
+
+
 def hidden_info(state: State, seat: int | None) -> list[Any]:
     """JSON-ready values ``seat`` must never see: the seed, the covered tan cards (the pile in
-    order, and each card) and, until the game is over, the removed blue cards (the list and each
+    order, and each card not yet revealed in the series: in a four-in-a-row series the same
+    tan cards come back each game, their faces public since an earlier game's reveal, their
+    order secret) and, until the game is over, the removed blue cards (the list and each
     card)."""
     secrets: list[Any] = [state.seed]
     if len(state.covered) >= 2:
         secrets.append(_cards(state.covered))
-    secrets += _cards(state.covered)
+    shown = {e[2] for e in state.events() if e[0] == "reveal"} if state.game else set()
+    secrets += [_card(c) for c in state.covered if c not in shown]
     if not state.game_finished and state.removed:
         secrets.append(_cards(state.removed))
         secrets += _cards(state.removed)

@@ -70,6 +70,7 @@ GAME: GameSpec[State, Action, SnapView] = GameSpec(
     hidden_info=hidden_info,
     scramble_hidden=scramble_hidden,
     race=race,
+    history=history,
     setup={"match": ("rank", "rank_and_colour"), "index_card": bool, "shuffle_on_recycle": bool},
     page="snap.html",
     timed=frozenset({"snap"}),

@@ -183,9 +183,12 @@ def view(state: State, seat: int | None) -> SnapView:
     }
 
 
-def history(state: State) -> list[dict[str, Any]]:
-    """The whole game's public history (views carry the events since the latest flip only)."""
-    return [event_json(e) for e in state.events()]
+def history(state: State, seat: int | None = None, since: int = 0) -> list[dict[str, Any]]:
+    """The whole game's public history (views carry the events since the latest flip only);
+    with ``since``, only the events after the first ``since`` (events never change once
+    logged, so a caller may keep the earlier ones). Every seat sees the same as a spectator: a
+    call waiting for the decision shows neither its reaction time nor its arrival."""
+    return [event_json(e) for e in state.events()[since:]]
 
 
 def hidden_info(state: State, seat: int | None) -> list[Any]:
