@@ -118,6 +118,14 @@ def table_of_two_people(server: LiveServer) -> tuple[str, str, str]:
     return made["table_id"], made["token"], joined["token"]
 
 
+def seen_by(seat: Seat, state: Msg) -> Msg:
+    """The state message ``seat`` got for the same ``state_id`` as ``state`` (which it may
+    have read already)."""
+    if seat.state["state_id"] == state["state_id"]:
+        return seat.state
+    return seat.until(lambda m: m["type"] == "state" and m["state_id"] == state["state_id"])
+
+
 def play_until(host: Seat, done: Callable[[Msg], bool], rng: random.Random) -> Msg:
     """The host plays random legal moves whenever asked, until a state satisfies ``done``."""
     end = time.monotonic() + 30
@@ -181,10 +189,15 @@ def test_a_disconnected_person_goes_away_and_comes_back(server: LiveServer) -> N
     # From now on the computer leaves Bo's turns to Bo, with his timer running again.
     rng = random.Random(4)
     turn = play_until(host, lambda m: m["view"]["to_act"] == [1], rng)
+    if turn["view"]["phase"] == "flip":
+        # The round ended first (his computer may have shown while he was away, and the others
+        # scouted it): Bo decides his flip himself, in time, and then his turn to play comes.
+        assert timed(turn) == {1: FLIP_S * 1000} and not away(turn, 1)
+        flipping = seen_by(friend, turn)
+        friend.send("act", state_id=flipping["state_id"], action={"type": "flip", "flip": False})
+        turn = play_until(host, lambda m: m["view"]["to_act"] == [1], rng)
     assert timed(turn) == {1: TURN_S * 1000} and not away(turn, 1)
-    mine = friend.state  # Bo may have seen that state already (when the round starts with him)
-    if mine["state_id"] != turn["state_id"]:
-        mine = friend.until(lambda m: m["type"] == "state" and m["state_id"] == turn["state_id"])
+    mine = seen_by(friend, turn)
     friend.send("act", state_id=mine["state_id"], action=rng.choice(mine["actions"]), ref=1)
     reply = friend.until(lambda m: m["type"] in ("ack", "error"))
     assert reply["type"] == "ack", reply

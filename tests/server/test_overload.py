@@ -32,6 +32,14 @@ def make_client(tmp_path: Path) -> Any:
         client.__exit__(None, None, None)
 
 
+def until_not_busy(client: TestClient, within_s: float = 15) -> None:
+    """Wait until the server takes new real-time tables again (its lag window has passed)."""
+    deadline = time.monotonic() + within_s
+    while (busy := client.get("/api/health").json()["busy"]) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert busy is None, busy
+
+
 def block_loop(client: TestClient, seconds: float) -> None:
     """Keep the app's event loop busy for ``seconds`` (as an overloaded server would be)."""
     client.portal.call(time.sleep, seconds)  # type: ignore[union-attr]
@@ -73,13 +81,15 @@ def test_a_real_time_table_that_falls_behind_holds_its_clock(
 def test_new_real_time_tables_are_refused_while_the_loop_lags(
     make_client: Callable[..., TestClient],
 ) -> None:
-    client = make_client(admit_max_lag_ms=50)
-    assert client.get("/api/health").json()["busy"] is None
+    # The threshold is far above what a loaded test machine's loop lags anyway (~150 ms at a
+    # load average of 20), and the blocks are longer still.
+    client = make_client(admit_max_lag_ms=400)
+    until_not_busy(client)
     for _ in range(12):
-        block_loop(client, 0.2)
+        block_loop(client, 0.6)
         time.sleep(0.02)
     health = client.get("/api/health").json()
-    assert health["loop_lag_ms"]["p99"] >= 100 and health["busy"]
+    assert health["loop_lag_ms"]["p99"] >= 500 and health["busy"]
     refused = client.post(
         "/api/tables",
         json={"game": "snap", "name": "Ana", "seats": [{"kind": "bot", "level": "easy"}]},
@@ -87,9 +97,7 @@ def test_new_real_time_tables_are_refused_while_the_loop_lags(
     assert refused.status_code == 503 and refused.json()["code"] == "busy"
     assert "try again" in refused.json()["message"]
     create(client, [{"kind": "bot", "level": "easy"}])  # turn-based tables are still taken
-    deadline = time.monotonic() + 10
-    while client.get("/api/health").json()["busy"] and time.monotonic() < deadline:
-        time.sleep(0.2)
+    until_not_busy(client)
     create(client, [{"kind": "bot", "level": "easy"}], game="snap")  # the lag is over
 
 
