@@ -28,14 +28,15 @@ STDLIB_ONLY = {"core", "games", "art"}
 """Layers that may import nothing outside the standard library and Parlour."""
 
 THIRD_PARTY = {
-    "bots": set(),
+    "bots": {"numpy"},  # the SCOUT network's inference (parlour.bots.scout.net)
     "table": set(),
     "store": {"psycopg", "psycopg_pool"},  # PostgreSQL (the pg extra), store/postgres.py only
     "server": {"starlette", "uvicorn", "websockets", "anyio", "h11", "redis"},
 }
 """The third-party packages a layer may import: the server a web framework and its server, not
 the arena's ``rich`` or ``openskill`` (an optional extra) nor the research libraries; ``redis`` (the
-``cluster`` extra) only for many processes (imported only with ``--redis``)."""
+``cluster`` extra) only for many processes (imported only with ``--redis``); the bots numpy alone
+(the SCOUT network's inference; no training framework at play time)."""
 
 
 def imports_of(path: Path) -> list[str]:
@@ -90,6 +91,7 @@ def test_no_module_imports_across_the_layers() -> None:
         ("games/scout/x.py", "from parlour.games.snap import rules\n", "game scout imports"),
         ("games/scout/x.py", "import numpy\n", "games imports third-party numpy"),
         ("bots/x.py", "from parlour.table import Table\n", "bots imports parlour.table"),
+        ("bots/x.py", "import torch\n", "bots imports third-party torch"),
         ("rl/x.py", "from parlour.server import app\n", "rl imports parlour.server"),
         ("rl/x.py", "import parlour.store.sqlite\n", "rl imports parlour.store.sqlite"),
         ("games/scout/x.py", "from ..snap import rules\n", "game scout imports parlour.games.snap"),
