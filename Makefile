@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: constraints serve test lint bench tune-scout bench-bots bench-rl rt-bots plots-rt load load-flood fair golden pictures clean
+.PHONY: constraints serve test lint bench tune-scout train-scout-net plots-scout-net bench-bots bench-rl rt-bots plots-rt load load-flood fair golden pictures clean
 
 # constraints.txt pins every package installed, direct or not (make constraints rewrites it).
 $(STAMP): pyproject.toml constraints.txt
@@ -35,6 +35,14 @@ bench: $(STAMP)
 TUNE_ARGS ?=
 tune-scout: $(STAMP)
 	nice -n 19 $(PY) bench/tune_scout.py $(TUNE_ARGS)
+
+# Train the SCOUT policy/value network (src/parlour/bots/scout/scout_net.npz) by self-play, numpy
+# only, reproducible from SEED; stops after the iteration passing --minutes; writes its learning
+# curve to docs/data/scout-net.json (make train-scout-net SEED=11 TRAIN_NET_ARGS="--minutes 180").
+SEED ?= 11
+TRAIN_NET_ARGS ?= --minutes 60 --workers 2
+train-scout-net: $(STAMP)
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 nice -n 19 $(PY) bench/train_scout_net.py --seed $(SEED) $(TRAIN_NET_ARGS)
 
 # Many WebSocket clients against a server on 127.0.0.1, bounded in time (add options:
 # make load LOAD_ARGS="--scout-tables 50 --profile /tmp/prof"); ends with two lines for scripts.
@@ -78,6 +86,10 @@ $(VENV)/.plots: pyproject.toml $(STAMP)
 
 plots-rt: $(VENV)/.plots
 	$(PY) bench/bench_rt.py plots
+
+# The SCOUT network's learning curve (docs/img/scout-net-curve.png) from docs/data/scout-net.json.
+plots-scout-net: $(VENV)/.plots
+	$(PY) bench/train_scout_net.py plots
 
 # Compare the golden playthroughs with what the engines play now; overwrite them only on purpose
 # (after a deliberate rules change): make golden GOLDEN_ARGS="--write".

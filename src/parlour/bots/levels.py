@@ -3,7 +3,9 @@
 A bot spec is a name with an optional parameter: ``random``, ``greedy``, ``oneply`` (the
 public one-ply reference of issue 11), ``heuristic``,
 ``heuristic:0.5`` (evaluation noise), ``eval[:noise]`` (the feature evaluation with tuned
-weights, ``parlour.bots.scout.features``), ``search:0.25`` (seconds per move), or a level:
+weights, ``parlour.bots.scout.features``), ``net[:temperature]`` (the policy network alone,
+``parlour.bots.scout.net``: its most likely move, or a draw at that temperature),
+``search:0.25`` (seconds per move), or a level:
 ``beginner``, ``easy``, ``medium``, ``hard``, ``expert``.
 """
 
@@ -148,7 +150,11 @@ def scout_bot(spec: str) -> Bot:
         return EvalBot(noise=value or 0.0)
     if name == "search":
         return SearchBot(0.25 if value is None else value)
+    if name == "net":
+        from parlour.bots.scout.net import NetBot  # numpy: loaded only for this bot
+
+        return NetBot(temperature=value or 0.0)
     raise ValueError(
         f"unknown bot {spec!r}; use random, greedy, oneply, heuristic[:noise], eval[:noise], "
-        f"search[:seconds] or a level ({', '.join(LEVELS)})"
+        f"net[:temperature], search[:seconds] or a level ({', '.join(LEVELS)})"
     )

@@ -5,7 +5,9 @@ and an OpenSpiel game (``pip install parlour[rl]``).
 - ``parlour.rl.scout_v0``, ``scan_v0``, ``snap_v0``: PettingZoo environments;
 - ``parlour.rl.single(game, players, opponents)``: a Gymnasium environment against Parlour bots;
 - ``parlour.rl.VectorEnv``: many SCOUT games stepped together;
-- ``parlour.rl.openspiel``: SCOUT registered as an OpenSpiel game (``python_scout``).
+- ``parlour.rl.openspiel``: SCOUT registered as an OpenSpiel game (``python_scout``);
+- ``parlour.rl.net_train``: training the SCOUT policy/value network (``parlour.bots.scout.net``)
+  in numpy (``make train-scout-net``).
 
 This package may import ``core``, ``games`` and ``bots``, never ``table``, ``store``,
 ``server`` or ``web`` (DESIGN.md, "Layers").

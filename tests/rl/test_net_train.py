@@ -1,0 +1,74 @@
+"""Training the SCOUT network in numpy: gradients, a few steps, the files it writes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from bench import train_scout_net
+
+from parlour.bots.scout import codec
+from parlour.bots.scout.net import INPUT_SIZE, from_file
+from parlour.rl import net_train as nt
+
+
+def _batch(rng: np.random.Generator, size: int) -> nt.Batch:
+    obs = (rng.random((size, codec.OBS_SIZE)) < 0.05).astype(np.float64)
+    mask = np.zeros((size, codec.N_ACTIONS))
+    for row in mask:
+        row[rng.choice(codec.N_ACTIONS, 6, replace=False)] = 1
+    target = mask * rng.random(mask.shape)
+    target /= target.sum(axis=1, keepdims=True)
+    return nt.Batch(obs, mask, target, rng.random(size))
+
+
+def test_the_gradients_equal_finite_differences() -> None:
+    rng = np.random.default_rng(0)
+    params = {k: v.astype(np.float64) for k, v in nt.init_params(rng, (12, 6)).items()}
+    batch = _batch(rng, 4)
+    _, grads = nt.loss_and_grads(params, batch, value_weight=0.7)  # type: ignore[arg-type]
+    checks = [("W1", (int(np.flatnonzero(batch.obs[0])[0]), 2)), ("b1", (1,)), ("W2", (3, 4)),
+              ("b2", (0,)), ("Wv", (5, 0)), ("bv", (0,))]  # fmt: skip
+    used = int(np.flatnonzero(batch.mask[0])[0])
+    checks += [("Wp", (2, used)), ("bp", (used,))]
+    for name, index in checks:
+        eps = 1e-3
+        params[name][index] += eps
+        up = nt.loss_and_grads(params, batch, 0.7)[0]["total"]  # type: ignore[arg-type]
+        params[name][index] -= 2 * eps
+        down = nt.loss_and_grads(params, batch, 0.7)[0]["total"]  # type: ignore[arg-type]
+        params[name][index] += eps
+        assert grads[name][index] == pytest.approx((up - down) / (2 * eps), rel=2e-2, abs=1e-6)
+
+
+def test_a_few_steps_on_self_play_examples_lower_the_loss(tmp_path: Path) -> None:
+    data = train_scout_net.play_selfplay((None, [5, 6], 0.0, 0.1, 0.2))
+    assert data.obs.shape[1] == INPUT_SIZE and data.obs.shape[0] == data.value.shape[0] > 50
+    assert np.allclose(data.target.astype(np.float32).sum(axis=1), 1.0, atol=1e-2)
+    assert not (data.target.astype(np.float32) * (1 - data.mask)).any()  # legal actions only
+    rng = np.random.default_rng(1)
+    params = nt.init_params(rng, (32, 32))
+    before = nt.evaluate_loss(params, data)
+    nt.train_steps(params, data, 40, nt.Adam(lr=3e-3), rng, batch_size=64)
+    after = nt.evaluate_loss(params, data)
+    assert after["policy"] < before["policy"] - 0.2
+    assert after["total"] < before["total"]
+    nt.save(params, tmp_path / "net.npz", command="test")
+    net = from_file(tmp_path / "net.npz")
+    assert net.hidden == (32, 32)
+    assert np.allclose(net.params["W2"], params["W2"], atol=1e-2)  # stored as float16
+
+
+def test_one_training_iteration_writes_weights_and_its_curve(tmp_path: Path) -> None:
+    out, data = tmp_path / "w.npz", tmp_path / "curve.json"
+    argv = ["--iterations", "1", "--imitation-games", "2", "--validation-games", "1",
+            "--steps", "3", "--eval-deals", "1", "--hidden", "8", "8",
+            "--out", str(out), "--data", str(data)]  # fmt: skip
+    assert train_scout_net.main(argv) == 0
+    import json
+
+    curve = json.loads(data.read_text())["curve"]
+    assert [row["iteration"] for row in curve] == [0]
+    assert curve[0]["eval_games"] == 4 and 0.0 <= curve[0]["win_vs_heuristic"] <= 1.0
+    assert from_file(out).hidden == (8, 8)
