@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from parlour.bots.scout import codec as scout_encoding
 from parlour.games.scout import ScoutOptions, apply, legal_actions, new_state, outcome, to_act
 from parlour.games.scout.state import PLAY_PHASE, State
 from parlour.rl import VectorEnv, scan_v0, scout_codec, scout_v0, snap_v0
@@ -131,7 +132,7 @@ class HandCache:
 
 
 _CARD_SIZE = scout_codec.CARD_WIDTH * 4
-_CARD_BYTES = scout_codec._CARD_BYTES
+_CARD_BYTES = scout_encoding._CARD_BYTES  # where parlour.rl.scout_codec's encoding lives
 
 
 class _IncrementalHandEnv(scout_v0.raw_env):
