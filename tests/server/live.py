@@ -50,6 +50,16 @@ RUNNING: set[LiveServer] = set()
 conftest stops it)."""
 
 
+def terminate(proc: subprocess.Popen[bytes]) -> None:
+    """Stop ``proc`` with SIGTERM, and SIGKILL it if it has not ended 10 s later."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 class LiveServer:
     """``parlour serve`` on a free port with the SQLite file ``db`` (or a database URL: then
     ``log`` says where its output goes); ``start()``/``stop()`` (or ``kill()``) may be called
@@ -109,12 +119,7 @@ class LiveServer:
         RUNNING.discard(self)
         if self.proc is None:
             return
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        terminate(self.proc)
         self.proc = None
 
     def kill(self) -> None:

@@ -10,7 +10,7 @@ import time
 import uuid
 from pathlib import Path
 
-from tests.server.live import free_port
+from tests.server.live import free_port, terminate
 
 
 class RedisServer:
@@ -53,12 +53,7 @@ class RedisServer:
         """Stop it (SIGTERM; SIGKILL after 10 s)."""
         if self.proc is None:
             return
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        terminate(self.proc)
         self.proc = None
 
 
