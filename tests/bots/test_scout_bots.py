@@ -8,20 +8,7 @@ from parlour.bots.base import Bot, RandomBot
 from parlour.bots.scout import GreedyBot, HeuristicBot
 from parlour.bots.scout.heuristic import hand_quality, partition
 from parlour.games import scout
-
-
-def play(bots: list[Bot], seed: int) -> dict[str, list[int]]:
-    state = scout.new_state({"players": len(bots)}, seed)
-    rngs = [random.Random(seed * 10 + i) for i in range(len(bots))]
-    while scout.outcome(state) is None:
-        seat = scout.to_act(state)[0]
-        legal = scout.legal_actions(state, seat)
-        action = bots[seat].choose(scout.view(state, seat), legal, rngs[seat])
-        assert action in legal
-        state = scout.apply(state, seat, action)
-    result = scout.outcome(state)
-    assert result is not None
-    return result
+from tests.bots.scout_games import play
 
 
 def test_bots_play_whole_games_with_legal_actions_for_every_player_count() -> None:

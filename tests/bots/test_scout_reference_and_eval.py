@@ -20,20 +20,7 @@ from parlour.bots.scout.oneply import OnePlyBot, group_measure
 from parlour.bots.scout.search import SearchBot
 from parlour.cli.arena import play_game
 from parlour.games import scout
-
-
-def play(bots: list[Bot], seed: int) -> dict[str, list[int]]:
-    state = scout.new_state({"players": len(bots)}, seed)
-    rngs = [random.Random(seed * 10 + i) for i in range(len(bots))]
-    while scout.outcome(state) is None:
-        seat = scout.to_act(state)[0]
-        legal = scout.legal_actions(state, seat)
-        action = bots[seat].choose(scout.view(state, seat), legal, rngs[seat])
-        assert action in legal
-        state = scout.apply(state, seat, action)
-    result = scout.outcome(state)
-    assert result is not None
-    return result
+from tests.bots.scout_games import play
 
 
 def wins_against_random(make: type[OnePlyBot] | type[EvalBot], games: int = 12) -> int:
@@ -170,6 +157,10 @@ def test_every_level_keeps_its_scout_and_show_on_the_first_move() -> None:
 
 
 def test_search_levels_keep_it_too() -> None:
+    # Hard and Expert (the information-set search, with a small iteration budget here), and
+    # the flat search of before
+    for level in ("hard:it=20", "expert:it=20"):
+        assert scout_show_rate(make_bot("scout", level), first_moves()) <= 0.1, level
     bot = HumanLike(SearchBot(determinizations=2))
     assert scout_show_rate(bot, first_moves()) <= 0.1
 

@@ -5,8 +5,12 @@ public one-ply reference of issue 11), ``heuristic``,
 ``heuristic:0.5`` (evaluation noise), ``eval[:noise]`` (the feature evaluation with tuned
 weights, ``parlour.bots.scout.features``), ``net[:temperature]`` (the policy network alone,
 ``parlour.bots.scout.net``: its most likely move, or a draw at that temperature),
-``search:0.25`` (seconds per move), or a level:
-``beginner``, ``easy``, ``medium``, ``hard``, ``expert``.
+``ismcts:0.3`` (information-set search with
+inference, ``parlour.bots.scout.ismcts``; seconds per move, or ``ismcts:it=400``: iterations
+per move, reproducible), ``flat:0.25`` (the flat Monte Carlo search of before issue 11's search
+part, ``parlour.bots.scout.search``; ``search:0.25`` is the same bot), or a level: ``beginner``,
+``easy``, ``medium``, ``hard``, ``expert`` (``hard:it=650``, ``expert:it=2200``: the level's
+search with an iteration budget instead of its time, for reproducible arena runs).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from parlour.bots.base import Bot, RandomBot
 from parlour.bots.scout import GreedyBot, HeuristicBot
 from parlour.bots.scout.features import EvalBot
 from parlour.bots.scout.human import HumanLike
+from parlour.bots.scout.ismcts import ISMCTSBot
 from parlour.bots.scout.oneply import OnePlyBot
 from parlour.bots.scout.search import SearchBot
 
@@ -38,8 +43,10 @@ SCOUT_LEVELS = {
     # Medium plays the tuned feature evaluation (measured stronger than the heuristic at the
     # same cost: README, "SCOUT: the one-ply reference and the tuned evaluation").
     "medium": "eval:0.15",
-    "hard": "search:0.3",
-    "expert": "search:1.0",
+    # Hard and Expert search the information sets (ISMCTS with inference over the opponents'
+    # moves, guided by the tuned evaluation): README, "SCOUT: the search".
+    "hard": "ismcts:0.3",
+    "expert": "ismcts:1.0",
 }
 """What each level plays in SCOUT (Expert thinks at most 1 s per move on one core); every level
 also keeps its Scout & Show on its first move of a round unless it gains clearly
@@ -128,10 +135,16 @@ def scout_bot(spec: str) -> Bot:
     """SCOUT's bot named by ``spec`` (see the module docstring); raises ``ValueError`` for an
     unknown name or parameter."""
     name, _, param = spec.partition(":")
+    if name in ("hard", "expert") and param.startswith("it="):
+        return HumanLike(_ismcts(spec, param))  # the level with an iteration budget
     if name in SCOUT_LEVELS:
         if param:
             raise ValueError(f"level {name!r} takes no parameter")
         return HumanLike(scout_bot(SCOUT_LEVELS[name]))
+    if name == "ismcts":
+        return _ismcts(spec, param)
+    if name in ("search", "flat") and param.startswith("d="):
+        return _flat(spec, param)
     try:
         value = float(param) if param else None
     except ValueError:
@@ -148,7 +161,7 @@ def scout_bot(spec: str) -> Bot:
         return HeuristicBot(noise=value or 0.0)
     if name == "eval":
         return EvalBot(noise=value or 0.0)
-    if name == "search":
+    if name in ("search", "flat"):
         return SearchBot(0.25 if value is None else value)
     if name == "net":
         from parlour.bots.scout.net import NetBot  # numpy: loaded only for this bot
@@ -156,5 +169,30 @@ def scout_bot(spec: str) -> Bot:
         return NetBot(temperature=value or 0.0)
     raise ValueError(
         f"unknown bot {spec!r}; use random, greedy, oneply, heuristic[:noise], eval[:noise], "
-        f"net[:temperature], search[:seconds] or a level ({', '.join(LEVELS)})"
+        f"net[:temperature], ismcts[:seconds|:it=N], flat[:seconds|:d=N] (= search) or a level "
+        f"({', '.join(LEVELS)})"
     )
+
+
+def _flat(spec: str, param: str) -> Bot:
+    # ``flat:d=N``: the flat search with N sampled deals per move instead of a time.
+    count = param[2:]
+    if not count.isdigit() or int(count) < 1:
+        raise ValueError(f"deals must be a whole number ≥ 1 in bot spec {spec!r}")
+    return SearchBot(determinizations=int(count))
+
+
+def _ismcts(spec: str, param: str) -> Bot:
+    # ``ismcts``, ``ismcts:0.3`` (seconds per move) or ``ismcts:it=400`` (iterations per move).
+    if param.startswith("it="):
+        count = param[3:]
+        if not count.isdigit() or int(count) < 1:
+            raise ValueError(f"iterations must be a whole number ≥ 1 in bot spec {spec!r}")
+        return ISMCTSBot(iterations=int(count))
+    try:
+        seconds = float(param) if param else 0.3
+    except ValueError:
+        raise ValueError(f"bad parameter {param!r} in bot spec {spec!r}") from None
+    if not 0 < seconds <= 60:
+        raise ValueError(f"seconds per move must be above 0 and at most 60: {spec!r}")
+    return ISMCTSBot(seconds)

@@ -129,7 +129,9 @@ def main(argv: list[str] | None = None) -> int:
         "--bots",
         required=True,
         help="comma-separated lineup, one per seat: random, greedy, heuristic[:noise], "
-        "search[:seconds], beginner, easy, medium, hard, expert; policy:PATH (a policy file "
+        "eval[:noise], oneply, ismcts[:seconds|:it=N], flat[:seconds] (= search), beginner, "
+        "easy, medium, hard, expert (hard:it=N, expert:it=N: an iteration budget); policy:PATH "
+        "(a policy file "
         "trained with parlour.rl, SCOUT only)",
     )
     arena.add_argument("--games", type=int, default=100, help="games to play (default 100)")

@@ -31,11 +31,11 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
-from parlour.bots.scout.heuristic import best_group_key, partition
+from parlour.bots.scout.heuristic import best_by, best_group_key, partition
 from parlour.bots.scout.oneply import group_measure
 from parlour.games.scout import Flip, Scout, ScoutShow, Show, group_key
 
@@ -77,14 +77,20 @@ def load_weights() -> tuple[float, ...]:
 
 def hand_features(values: Sequence[int]) -> list[float]:
     """``groups``, ``lone``, ``best``, ``cards`` and ``measure`` of a hand of these numbers."""
+    return list(_hand_features(tuple(values)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _hand_features(values: tuple[int, ...]) -> tuple[float, ...]:
+    # hand_features, remembered: the search meets the same hands again and again.
     sizes = partition(values)
-    return [
+    return (
         float(len(sizes)),
         float(sum(1 for s in sizes if s == 1)),
         best_group_key(values) / 32,
         float(len(values)),
         group_measure(values),
-    ]
+    )
 
 
 def features(
@@ -156,7 +162,7 @@ def _vector(
     ss_kept: float = 0.0,
     ends_round: float = 0.0,
 ) -> list[float]:
-    groups, lone, best, count, measure = hand_features(values)
+    groups, lone, best, count, measure = _hand_features(tuple(values))
     safe = sum(1 for h in opponents if h < len(shown)) / len(opponents) if shown else 0.0
     return [
         groups,
@@ -205,15 +211,7 @@ class EvalBot:
     def choose(self, view: Mapping[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
         """The legal action with the best score (ties and ``noise`` broken by ``rng``); raises
         ``ValueError`` if there is none."""
-        if not legal:
-            raise ValueError("no legal action to choose from")
-        best, best_score = legal[0], float("-inf")
-        for action in legal:
-            s = self.score(view, action) + (rng.gauss(0, self.noise) if self.noise else 0.0)
-            s += rng.random() * 1e-6
-            if s > best_score:
-                best, best_score = action, s
-        return best
+        return best_by(lambda a: self.score(view, a), legal, rng, self.noise)
 
 
 __all__ = ["FEATURES", "EvalBot", "dot", "features", "hand_features", "load_weights"]

@@ -15,7 +15,7 @@ what it is worth to this seat now and what it leaves in hand:
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +51,23 @@ def best_group_key(values: Sequence[int]) -> int:
     True
     """
     return best_key([(v, 0) for v in values])
+
+
+def best_by(
+    score: Callable[[Any], float], legal: Sequence[Any], rng: random.Random, noise: float = 0.0
+) -> Any:
+    """The action of ``legal`` with the best ``score``, each score misjudged by a normal
+    ``noise`` (that standard deviation) and ties broken at random, both by ``rng``; raises
+    ``ValueError`` if ``legal`` is empty. The one-move-lookahead bots all choose this way."""
+    if not legal:
+        raise ValueError("no legal action to choose from")
+    best, best_score = legal[0], float("-inf")
+    for action in legal:
+        s = score(action) + (rng.gauss(0, noise) if noise else 0.0)
+        s += rng.random() * 1e-6
+        if s > best_score:
+            best, best_score = action, s
+    return best
 
 
 @dataclass(frozen=True)
@@ -141,16 +158,9 @@ class HeuristicBot:
         return evaluate(hand, seen["active_show"], seen["players"], action, self.weights)
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
-        """The legal action with the best score (ties and ``noise`` broken by ``rng``)."""
-        if not legal:
-            raise ValueError("no legal action to choose from")
-        best, best_score = legal[0], float("-inf")
-        for action in legal:
-            s = self.score(view, action) + (rng.gauss(0, self.noise) if self.noise else 0.0)
-            s += rng.random() * 1e-6
-            if s > best_score:
-                best, best_score = action, s
-        return best
+        """The legal action with the best score (ties and ``noise`` broken by ``rng``); raises
+        ``ValueError`` if there is none."""
+        return best_by(lambda a: self.score(view, a), legal, rng, self.noise)
 
 
 class GreedyBot:

@@ -1,0 +1,66 @@
+"""How many iterations the SCOUT search (``ismcts``) makes per second of one core.
+
+Collects the positions of seeded 4-player games of ``eval`` against itself (every move of the
+first round, flip decisions included), runs ``ISMCTSBot(iterations=N)`` on each and measures the
+process's CPU time per move (CPU time, not wall time: the machine may be shared). Prints, per N,
+the median and mean CPU seconds per move, and the iterations a move gets in 0.3 s and 1 s of
+one core (N × budget ÷ mean CPU seconds at that N).
+
+    python bench/scout_search_speed.py --games 2 --iterations 100,300,1000
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from typing import Any
+
+from parlour.bots.scout.features import EvalBot
+from parlour.bots.scout.ismcts import ISMCTSBot
+from parlour.games import scout
+
+
+def positions(games: int, players: int) -> list[tuple[Any, list[Any]]]:
+    """(view, legal) of every move of the first round of ``games`` seeded eval games."""
+    out = []
+    bot = EvalBot()
+    for g in range(games):
+        rng = random.Random(g)
+        state = scout.new_state({"players": players}, 7000 + g)
+        while state.round == 0 and scout.outcome(state) is None:
+            seat = scout.to_act(state)[0]
+            legal = scout.legal_actions(state, seat)
+            view = scout.view(state, seat)
+            out.append((view, legal))
+            state = scout.apply(state, seat, bot.choose(view, legal, rng))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--iterations", default="100,300,1000")
+    args = parser.parse_args()
+    moves = positions(args.games, args.players)
+    print(f"{len(moves)} positions ({args.games} games, {args.players} players)")
+    for n in (int(x) for x in args.iterations.split(",")):
+        bot = ISMCTSBot(iterations=n)
+        rng = random.Random(n)
+        cpu = []
+        for view, legal in moves:
+            start = time.process_time()
+            bot.choose(view, legal, rng)
+            if len(legal) > 1:
+                cpu.append(time.process_time() - start)
+        mean = statistics.fmean(cpu)
+        print(
+            f"it={n}: CPU s per move median {statistics.median(cpu):.3f}, mean {mean:.3f}; "
+            f"iterations in 0.3 s ≈ {n * 0.3 / mean:.0f}, in 1 s ≈ {n / mean:.0f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,227 @@
+"""Inference for the SCOUT search: how likely each sampled deal makes the opponents' past moves.
+
+A determinization (:mod:`parlour.bots.scout.determinize`) draws the hidden cards uniformly; but a
+player's moves say something about their hand — a Scout's card went where it fits, a seat that
+scouted had no good Show, a seat that kept its hand kept the better orientation. Each sampled
+deal is weighted by the probability of every opponent move of this round under a model of that
+opponent: a softmax (temperature :data:`TEMPERATURE`) over the tuned evaluation's scores
+(:mod:`parlour.bots.scout.features`) of the moves they could have made, from the hand the deal
+gives them at that moment. The hands at past moments are rebuilt from the deal's current hands
+by undoing the public events (a Show put back where it was taken from, a scouted card taken
+out again). Everything here reads only the seat's view and the sampled deal.
+
+The moves compared for a past decision (the same model plays the opponents inside the search,
+:func:`parlour.bots.scout.ismcts.model_move`): every Show that beat the table, and every plain
+Scout of the taken end (both ways up; both ends when the move was a Show) that puts the card at
+an end of the hand or beside a number within one of it (:func:`fits`); the move taken is always
+among them. The flip decision: the orientation the deal gives the
+seat at the round's start against its reverse, by the hand features.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from parlour.bots.scout.features import HAND_FEATURES, dot, features, hand_features
+from parlour.games.scout import Scout, ScoutShow, Show, State, group_key
+from parlour.games.scout.rules import legal_shows
+
+TEMPERATURE = 1.0
+"""The opponent model's softmax temperature, in the evaluation's points."""
+
+Card = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One past move of an opponent with its public context (what the table looked like)."""
+
+    index: int  # position in the round's log
+    seat: int
+    action: Any
+    active: tuple[Card, ...]
+    sizes: tuple[int, ...]
+    scouts: int
+    scout_show: tuple[bool, ...]
+    pending: bool
+
+
+def decisions(view: Mapping[str, Any]) -> list[Decision]:
+    """The opponents' Shows, Scouts and Scout & Shows of this round, each with the public
+    context before it, in order (from the view's log alone)."""
+    me = view["seat"]
+    players = view["players"]
+    log = view["log"]
+    sizes = [s["hand_size"] for s in view["seats"]]
+    for event in log:  # back to the sizes at the round's start
+        if event["type"] == "show":
+            sizes[event["seat"]] += event["length"]
+        elif event["type"] in ("scout", "scout_show"):
+            sizes[event["seat"]] -= 1
+    active: tuple[Card, ...] = ()
+    scouts = 0
+    ss = [players > 2] * players
+    pending = False
+    out = []
+    for i, event in enumerate(log):
+        kind = event["type"]
+        if kind not in ("show", "scout", "scout_show"):
+            continue
+        seat = event["seat"]
+        if kind == "show":
+            action: Any = Show(event["start"], event["length"])
+        else:
+            make = Scout if kind == "scout" else ScoutShow
+            action = make(event["end"], event["rotate"], event["insert"])
+        if seat != me:
+            out.append(Decision(i, seat, action, active, tuple(sizes), scouts, tuple(ss), pending))
+        if kind == "show":
+            active = tuple((c[0], c[1]) for c in event["cards"])
+            sizes[seat] -= event["length"]
+            scouts = 0
+            pending = False
+        else:
+            active = active[1:] if event["end"] == "left" else active[:-1]
+            sizes[seat] += 1
+            if kind == "scout":
+                scouts += 1
+            else:
+                ss[seat] = False
+                pending = True
+    return out
+
+
+def seat_view(
+    hand: Sequence[Card],
+    seat: int,
+    active: Sequence[Card],
+    sizes: Sequence[int],
+    scouts: int,
+    scout_show: Sequence[bool],
+) -> dict[str, Any]:
+    """The part of a seat's view the evaluation reads, for a hand and table given directly."""
+    return {
+        "hand": hand,
+        "seat": seat,
+        "players": len(sizes),
+        "active_show": active,
+        "scouts_since_show": scouts,
+        "seats": [
+            {"seat": s, "hand_size": n, "scout_show_available": scout_show[s]}
+            for s, n in enumerate(sizes)
+        ],
+    }
+
+
+def state_view(state: State, seat: int) -> dict[str, Any]:
+    """:func:`seat_view` of a (determinized) state for ``seat``."""
+    return seat_view(
+        state.hands[seat],
+        seat,
+        state.active,
+        [len(h) for h in state.hands],
+        state.scouts,
+        state.scout_show,
+    )
+
+
+def compared(hand: Sequence[Card], d: Decision) -> list[Any]:
+    """The moves a past decision is compared with (see the module docstring)."""
+    key = group_key([c[0] for c in d.active])
+    options: list[Any] = list(legal_shows(tuple(hand), key))
+    if d.pending or not d.active:
+        return options if d.action in options else [*options, d.action]
+    ends = [d.action.end] if isinstance(d.action, (Scout, ScoutShow)) else ["left", "right"]
+    for end in ends:
+        card = d.active[0] if end == "left" else d.active[-1]
+        for rotate in (False, True):
+            value = card[1] if rotate else card[0]
+            options.extend(
+                Scout(end, rotate, i) for i in range(len(hand) + 1) if fits(hand, value, i)
+            )
+    if d.action not in options:
+        options.append(d.action)
+    return options
+
+
+def fits(hand: Sequence[Card], value: int, insert: int) -> bool:
+    """Whether a scouted number ``value`` put at ``insert`` goes at an end of the hand or
+    beside a number within one of it (the Scouts the opponent model considers)."""
+    if insert == 0 or insert == len(hand):
+        return True
+    return abs(hand[insert - 1][0] - value) <= 1 or abs(hand[insert][0] - value) <= 1
+
+
+def log_softmax_of(scores: Sequence[float], chosen: float, temperature: float) -> float:
+    """``log p(chosen)`` under a softmax over ``scores`` (which include ``chosen``)."""
+    top = max(scores)
+    total = sum(math.exp((s - top) / temperature) for s in scores)
+    return (chosen - top) / temperature - math.log(total)
+
+
+def _undo(hand: list[Card], event: Mapping[str, Any]) -> None:
+    # The hand before ``event`` (by this hand's seat), from the hand after it.
+    if event["type"] == "show":
+        cards = [(c[0], c[1]) for c in event["cards"]]
+        hand[event["start"] : event["start"]] = cards
+    else:
+        del hand[event["insert"]]
+
+
+def flipped(hand: Sequence[Card]) -> list[Card]:
+    """The hand turned round (S5): every card rotated, the order reversed."""
+    return [(c[1], c[0]) for c in reversed(hand)]
+
+
+def log_likelihood(
+    view: Mapping[str, Any],
+    past: Sequence[Decision],
+    hands: Sequence[Sequence[Card]],
+    weights: Sequence[float],
+    temperature: float = TEMPERATURE,
+) -> float:
+    """``log P(the opponents' moves of this round | the deal's hands)`` under the softmax model
+    (``hands``: every seat's current hand in the sampled deal)."""
+    log = view["log"]
+    me = view["seat"]
+    by_index = {d.index: d for d in past}
+    hand_weights = weights[: len(HAND_FEATURES)]
+    total = 0.0
+    for seat in range(view["players"]):
+        if seat == me:
+            continue
+        hand = [(c[0], c[1]) for c in hands[seat]]
+        for i in range(len(log) - 1, -1, -1):
+            event = log[i]
+            if event.get("seat") != seat or event["type"] not in ("show", "scout", "scout_show"):
+                continue
+            _undo(hand, event)
+            d = by_index.get(i)
+            if d is None:
+                continue
+            pv = seat_view(hand, seat, d.active, d.sizes, d.scouts, d.scout_show)
+            options = compared(hand, d)
+            scores = [dot(weights, features(pv, a, weights)) for a in options]
+            chosen = scores[options.index(d.action)]
+            total += log_softmax_of(scores, chosen, temperature)
+        if view["phase"] == "play":  # every seat has decided its flip
+            kept = dot(hand_weights, hand_features([c[0] for c in hand]))
+            other = dot(hand_weights, hand_features([c[0] for c in flipped(hand)]))
+            total += log_softmax_of([kept, other], kept, temperature)
+    return total
+
+
+__all__ = [
+    "TEMPERATURE",
+    "Decision",
+    "compared",
+    "decisions",
+    "fits",
+    "flipped",
+    "log_likelihood",
+    "seat_view",
+    "state_view",
+]

@@ -1,0 +1,366 @@
+"""The SCOUT search bot: information-set Monte Carlo tree search with inference.
+
+Single-observer ISMCTS over the seat's own information sets. Each iteration
+
+1. draws one deal of the hidden cards consistent with everything public
+   (:mod:`parlour.bots.scout.determinize`) from a pool of sampled deals, each weighted by how
+   likely it makes the opponents' past moves of this round (:mod:`parlour.bots.scout.inference`:
+   their Shows, Scouts with insert positions, Scouting instead of Showing, flips);
+2. walks down one tree keyed by the public moves from the root: at the seat's own decisions
+   with UCB1 and *progressive widening* over the full legal set — the actions enter in the
+   order of the tuned evaluation (:mod:`parlour.bots.scout.features`), one more as the node's
+   visits grow (``1 + widening × √visits``), and the evaluation is also a progressive bias;
+   at the opponents' decisions by the same model of them as the inference (a softmax over the
+   evaluation's scores of their Shows and well-placed Scouts in the drawn deal);
+3. adds one node, plays the round out from it with a fast playout policy and backs up the seat's
+   round points minus the opponents' mean.
+
+At the start of a round the flip decision is the root: both orientations of the hand are
+searched (the deals' other hands are the same for both) and the better one is kept. It is
+anytime: time-limited in play (``budget_s``, deal sampling and inference included), or a fixed
+number of ``iterations`` (reproducible, whatever the machine's load). It plays the root action
+visited most.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from parlour.bots.scout.determinize import determinize, scout_view
+from parlour.bots.scout.features import HAND_FEATURES, EvalBot, dot, features, hand_features
+from parlour.bots.scout.inference import (
+    TEMPERATURE,
+    decisions,
+    fits,
+    flipped,
+    log_likelihood,
+    state_view,
+)
+from parlour.bots.scout.search import playout_policy
+from parlour.games.scout import Flip, Scout, Show, State, apply, legal_actions
+from parlour.games.scout.actions import SCOUTS
+from parlour.games.scout.rules import legal_shows
+from parlour.games.scout.state import PLAY_PHASE
+
+SCALE = 10.0
+"""Round points per unit of value in the UCB formula."""
+
+MAX_PARTICLES = 64
+"""At most this many sampled deals per move."""
+
+
+class Node:
+    """A node of the search tree: visits, total value (the searching seat's) and children by
+    action; at the seat's own decisions, its actions ranked by the evaluation (once visited)."""
+
+    __slots__ = ("children", "n", "ranked", "w")
+
+    def __init__(self) -> None:
+        self.children: dict[Any, Node] = {}
+        self.n = 0
+        self.w = 0.0
+        self.ranked: list[tuple[Any, float]] | None = None
+
+
+def result_value(state: State, seat: int) -> float:
+    """``seat``'s points in the round just ended minus the other seats' mean."""
+    points = [s.points for s in state.results[-1].seats]
+    others = [p for i, p in enumerate(points) if i != seat]
+    return points[seat] - sum(others) / len(others)
+
+
+def plain_actions(state: State, seat: int) -> list[Any]:
+    """The legal actions of the seat to move but Scout & Show (which playouts and the opponent
+    model leave out: scoring them costs most)."""
+    if len(state.hands) == 2:
+        return legal_actions(state, seat)
+    hand = state.hands[seat]
+    shows: list[Any] = legal_shows(hand, state.active_key)
+    if state.pending or not state.active:
+        return shows
+    return shows + list(SCOUTS[len(hand)])
+
+
+def rollout(state: State, seat: int, rng: random.Random) -> float:
+    """Every seat plays :func:`~parlour.bots.scout.search.playout_policy` to the round's end;
+    the value for ``seat``."""
+    while not state.results and state.phase == PLAY_PHASE:
+        mover = state.turn
+        state = apply(state, mover, playout_policy(state, mover, plain_actions(state, mover), rng))
+    return result_value(state, seat)
+
+
+def model_move(
+    state: State, seat: int, weights: Sequence[float], temperature: float, rng: random.Random
+) -> Any:
+    """An opponent's move under the model: a softmax over the evaluation's scores of its Shows
+    and of its Scouts that put the card at an end of the hand or beside a number within one
+    (never Scout & Show: :func:`plain_actions`)."""
+    legal = plain_actions(state, seat)
+    hand = state.hands[seat]
+    options = []
+    for action in legal:
+        kind = type(action)
+        if kind is Show:
+            options.append(action)
+        elif kind is Scout:
+            card = state.active[0] if action.end == "left" else state.active[-1]
+            if fits(hand, card[1] if action.rotate else card[0], action.insert):
+                options.append(action)
+    if not options:
+        options = legal
+    if len(options) == 1:
+        return options[0]
+    view = state_view(state, seat)
+    scores = [dot(weights, features(view, a, weights)) / temperature for a in options]
+    top = max(scores)
+    cum = []
+    total = 0.0
+    for s in scores:
+        total += math.exp(s - top)
+        cum.append(total)
+    return rng.choices(options, cum_weights=cum)[0]
+
+
+def static_value(state: State, seat: int, hand_weights: Sequence[float]) -> float:
+    """A cut-off's value for ``seat``: per seat, cards captured + chips + what its hand is worth
+    by the evaluation's hand features (about minus a point per card, less for cards that go
+    together); ``seat``'s minus the other seats' mean."""
+    values = [
+        len(state.piles[s]) + state.chips[s]
+        + dot(hand_weights, hand_features([c[0] for c in state.hands[s]]))
+        for s in range(len(state.hands))
+    ]  # fmt: skip
+    others = [v for i, v in enumerate(values) if i != seat]
+    return values[seat] - sum(others) / len(others)
+
+
+def with_hand(state: State, seat: int, hand: Sequence[tuple[int, int]]) -> State:
+    """``state`` with ``seat``'s hand replaced."""
+    new = state.clone()
+    new.hands = state.hands[:seat] + (tuple(hand),) + state.hands[seat + 1 :]
+    return new
+
+
+class ISMCTSBot:
+    """Information-set MCTS with inference (see the module docstring).
+
+    ``budget_s``: thinking time per move; ``iterations``: a fixed number of iterations instead
+    (reproducible); ``particles``: sampled deals per move (default: 64 in time mode, else
+    between 8 and 64, an eighth of the iterations); ``inference``: weight the deals by the
+    opponents' past moves; ``exploration``, ``widening``, ``bias``: UCB1's constant, the
+    progressive widening's, and the evaluation's weight as a progressive bias.
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        budget_s: float = 0.3,
+        *,
+        iterations: int | None = None,
+        particles: int | None = None,
+        inference: bool = True,
+        weights: Sequence[float] | None = None,
+        temperature: float = TEMPERATURE,
+        exploration: float = 0.5,
+        widening: float = 1.0,
+        bias: float = 3.0,
+        playout: bool = True,
+    ) -> None:
+        if iterations is not None and iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        self.budget_s = budget_s
+        self.iterations = iterations
+        self.particles = particles
+        self.inference = inference
+        self.evaluator = EvalBot(weights)
+        self.weights = self.evaluator.weights
+        self.hand_weights = self.weights[: len(HAND_FEATURES)]
+        self.playout = playout
+        self.temperature = temperature
+        self.exploration = exploration
+        self.widening = widening
+        self.bias = bias
+        self.last_iterations = 0
+        self.last_log_weights: list[float] = []
+        self.last_visits: dict[Any, int] = {}
+        self.last_means: dict[Any, float] = {}
+
+    # -- the move ---------------------------------------------------------------------------
+
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
+        """The root action visited most (see the module docstring); raises ``ValueError`` if
+        there is no legal action."""
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        start = time.perf_counter()
+        self.last_iterations, self.last_log_weights, self.last_visits = 0, [], {}
+        if len(legal) == 1:
+            return legal[0]
+        hand = view["hand"]
+        for action in legal:
+            if isinstance(action, Show) and action.length == len(hand):
+                return action  # empties the hand: the round ends and the others pay
+        seat = view["seat"]
+        deals, cum = self.sample(view, rng, start)
+        root = Node()
+        root.ranked = self.rank(view, legal)
+        iterations = 0
+        while True:
+            deal = deals[rng.choices(range(len(deals)), cum_weights=cum)[0]]
+            self.iterate(root, deal, seat, rng)
+            iterations += 1
+            if self.iterations is not None:
+                if iterations >= self.iterations:
+                    break
+            elif time.perf_counter() - start >= self.budget_s:
+                break
+        self.last_iterations = iterations
+        self.last_visits = {a: c.n for a, c in root.children.items()}
+        self.last_means = {a: c.w / c.n for a, c in root.children.items()}
+        ranked = [a for a, _ in root.ranked]
+
+        def merit(a: Any) -> tuple[float, ...]:
+            child = root.children[a]
+            mean = child.w / child.n
+            if view["phase"] == "flip":
+                return (mean, -ranked.index(a))  # both searched alike: the better mean
+            return (child.n, mean, -ranked.index(a))
+
+        return max(root.children, key=merit)
+
+    def rank(self, view: Mapping[str, Any], legal: Sequence[Any]) -> list[tuple[Any, float]]:
+        """``legal`` by the evaluation, best first, with each score minus the best (≤ 0)."""
+        scored = sorted(((self.evaluator.score(view, a), i) for i, a in enumerate(legal)),
+                        reverse=True)  # fmt: skip
+        top = scored[0][0]
+        return [(legal[i], s - top) for s, i in scored]
+
+    # -- deals and inference ----------------------------------------------------------------
+
+    def particle_count(self) -> int:
+        """How many deals to sample for one move."""
+        if self.particles is not None:
+            return max(1, self.particles)
+        if self.iterations is None:
+            return MAX_PARTICLES
+        return max(8, min(MAX_PARTICLES, self.iterations // 8))
+
+    def sample(
+        self, view: Mapping[str, Any], rng: random.Random, start: float
+    ) -> tuple[list[State], list[float]]:
+        """Sampled deals (play-phase states) and their cumulative weights. In time mode,
+        sampling stops after a third of the budget (at least 4 deals)."""
+        seen = scout_view(view)
+        seat = view["seat"]
+        flip_phase = view["phase"] == "flip"
+        past = decisions(view) if self.inference and not flip_phase else []
+        deals: list[State] = []
+        logs: list[float] = []
+        for _ in range(self.particle_count()):
+            deal = determinize(seen, rng)
+            if flip_phase:
+                deal.turn = view["start_seat"]
+            deals.append(deal)
+            logs.append(
+                log_likelihood(view, past, deal.hands, self.weights, self.temperature)
+                if past
+                else 0.0
+            )
+            if (
+                self.iterations is None
+                and len(deals) >= 4
+                and time.perf_counter() - start > self.budget_s / 3
+            ):
+                break
+        if seat is not None:
+            self.last_log_weights = list(logs)
+        top = max(logs)
+        cum, total = [], 0.0
+        for lw in logs:
+            total += math.exp(lw - top)
+            cum.append(total)
+        return deals, cum
+
+    # -- one iteration ----------------------------------------------------------------------
+
+    def iterate(self, root: Node, deal: State, seat: int, rng: random.Random) -> None:
+        """One descent from ``root`` on ``deal``, one new node, one playout, the backup."""
+        node, path, state = root, [root], deal
+        flip_phase = root.ranked is not None and isinstance(root.ranked[0][0], Flip)
+        value: float | None = None
+        key: Any
+        while True:
+            if state.results or state.phase != PLAY_PHASE:
+                value = result_value(state, seat)
+                break
+            if node is not root and node.n == 0:
+                if self.playout:
+                    value = rollout(state, seat, rng)
+                else:
+                    value = static_value(state, seat, self.hand_weights)
+                break
+            if node is root:
+                action = self.select_flip(node) if flip_phase else self.select(node)
+                if isinstance(action, Flip):
+                    if action.flip:
+                        state = with_hand(state, seat, flipped(state.hands[seat]))
+                else:
+                    state = apply(state, seat, action)
+                key = action
+            else:
+                mover = state.turn
+                if mover == seat:
+                    if node.ranked is None:
+                        node.ranked = self.rank(state_view(state, seat), legal_actions(state, seat))
+                    action = self.select(node)
+                    state = apply(state, mover, action)
+                    key = action
+                else:
+                    action = model_move(state, mover, self.weights, self.temperature, rng)
+                    state = apply(state, mover, action)
+                    key = (action, state.active)  # the public move: the cards shown too
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = Node()
+            node = child
+            path.append(node)
+        for visited in path:
+            visited.n += 1
+            visited.w += value
+
+    def select_flip(self, node: Node) -> Any:
+        """The flip decision: both orientations in turn (each played out on every other deal
+        alike), to be compared by their mean."""
+        assert node.ranked is not None
+        actions = [a for a, _ in node.ranked]
+        return min(actions, key=lambda a: node.children[a].n if a in node.children else 0)
+
+    def select(self, node: Node) -> Any:
+        """UCB1 with progressive widening and bias over ``node``'s ranked actions; a newly
+        admitted action first."""
+        ranked = node.ranked
+        assert ranked is not None
+        k = min(len(ranked), 2 + int(self.widening * math.sqrt(node.n)))
+        log_n = math.log(max(1, node.n))
+        best, best_u = ranked[0][0], float("-inf")
+        for action, prior in ranked[:k]:
+            child = node.children.get(action)
+            if child is None or child.n == 0:
+                return action
+            u = (
+                child.w / child.n / SCALE
+                + self.exploration * math.sqrt(log_n / child.n)
+                + self.bias * prior / (SCALE * math.sqrt(child.n))
+            )
+            if u > best_u:
+                best, best_u = action, u
+        return best
+
+
+__all__ = ["ISMCTSBot", "Node", "model_move", "result_value", "rollout"]
