@@ -61,7 +61,7 @@ from parlour.server.learn import learn_route
 from parlour.server.limits import AddressLimiter
 from parlour.server.netinfo import connection_socket
 from parlour.server.pages import WEB, page_routes
-from parlour.server.protocol import CODES, ProtocolError, error, parse
+from parlour.server.protocol import CODES, ProtocolError, encode, error, parse
 from parlour.server.replay import Expired, NotFinished, ReplayCache
 from parlour.server.rooms import KICK, Connection, Room
 from parlour.server.schema import NewTable, games_route, table_setup
@@ -559,7 +559,7 @@ def _encode(msg: dict[str, Any]) -> str:
     found = _ENCODED.get(id(msg))
     if found is not None and found[0] is msg:
         return found[1]
-    text = json.dumps(msg, separators=(",", ":"))
+    text = encode(msg)
     _ENCODED[id(msg)] = (msg, text)
     if len(_ENCODED) > 64:
         _ENCODED.popitem(last=False)
@@ -568,4 +568,4 @@ def _encode(msg: dict[str, Any]) -> str:
 
 async def _send(websocket: WebSocket, msg: dict[str, Any]) -> None:
     with contextlib.suppress(Exception):
-        await websocket.send_text(json.dumps(msg, separators=(",", ":")))
+        await websocket.send_text(encode(msg))

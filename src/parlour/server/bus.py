@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import time
@@ -28,6 +27,8 @@ from redis.asyncio import Redis
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 from redis.retry import Retry
+
+from parlour.server.protocol import decode, encode
 
 log = logging.getLogger("parlour.server")
 
@@ -113,7 +114,7 @@ class Bus:
         """Send ``msg`` to ``node`` now; how many processes received it (0: ``node`` is gone).
         Raises ``RedisError`` or ``OSError`` if Redis cannot be reached."""
         try:
-            received = int(await self.redis.publish(self.channel(node), _dump(msg)))
+            received = int(await self.redis.publish(self.channel(node), encode(msg)))
         except REDIS_ERRORS as exc:
             self.mark(False, exc)
             raise
@@ -136,7 +137,7 @@ class Bus:
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     for node, msg, _ in batch:
-                        pipe.publish(self.channel(node), _dump(msg))
+                        pipe.publish(self.channel(node), encode(msg))
                     counts = await pipe.execute()
                 self.mark(True)
             except REDIS_ERRORS as exc:
@@ -166,7 +167,7 @@ class Bus:
                     if found is None or found.get("type") != "message":
                         continue
                     try:
-                        self.on_message(json.loads(found["data"]))
+                        self.on_message(decode(found["data"]))
                     except Exception:
                         log.exception("a message from another process could not be handled")
             except REDIS_ERRORS as exc:
@@ -176,7 +177,3 @@ class Bus:
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
             await asyncio.sleep(backoff * (0.5 + random.random()))
             backoff = min(2.0, backoff * 2)
-
-
-def _dump(msg: dict[str, Any]) -> str:
-    return json.dumps(msg, separators=(",", ":"))

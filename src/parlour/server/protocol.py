@@ -58,6 +58,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 VERSION = 1
 TOKEN = re.compile(r"[A-Za-z0-9_-]{8,128}")
 """The form of a seat token (``secrets.token_urlsafe``)."""
@@ -162,6 +164,9 @@ def parse(text: str | bytes | None, max_bytes: int) -> ClientMessage:
     if len(text) > max_bytes or len(text.encode()) > max_bytes:
         raise ProtocolError("message_too_large", f"messages are at most {max_bytes} bytes")
     try:
+        # The standard library's parser, not orjson: browsers send few messages (parsing them
+        # was 0.1 % of the server's time under load), and orjson reads some hostile input
+        # differently (nesting up to 1024 deep, integers beyond 64 bits as floats).
         obj = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: nested too deeply
         raise ProtocolError("bad_json") from None
@@ -228,6 +233,28 @@ def _check_fields(kind: str, body: dict[str, Any]) -> None:
 def _check_ref(ref: Any) -> None:
     if ref is not None and not (_is_int(ref) or (isinstance(ref, str) and len(ref) <= 40)):
         raise ProtocolError("bad_message", "ref is a number or a short string")
+
+
+def encode(msg: dict[str, Any]) -> str:
+    """``msg`` as compact JSON text: orjson, several times faster than the standard library's
+    encoder (under load that encoder was among the largest costs per message sent), UTF-8
+    rather than ``\\u`` escapes, keys that are not strings made strings as ``json.dumps``
+    makes them. What orjson cannot encode (a string echoed from a browser with a lone
+    surrogate, an integer beyond 64 bits) goes through ``json.dumps``.
+
+    >>> encode(message("ping", 3, nonce=1))
+    '{"v":1,"type":"ping","state_id":3,"nonce":1}'
+    """
+    try:
+        return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(msg, separators=(",", ":"))
+
+
+def decode(text: str | bytes) -> Any:
+    """JSON text as Python data (orjson), for the servers' own messages to each other. Raises
+    ``ValueError`` if it is not JSON."""
+    return orjson.loads(text)
 
 
 def message(kind: str, state_id: int, **fields: Any) -> dict[str, Any]:

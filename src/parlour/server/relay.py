@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import re
 import time
 from typing import TYPE_CHECKING, Any
@@ -26,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.websockets import WebSocket
 
 from parlour.server.netinfo import connection_socket, tcp_rtt_ms
-from parlour.server.protocol import CODES, error
+from parlour.server.protocol import CODES, decode, encode, error
 
 if TYPE_CHECKING:
     from parlour.server.cluster import ClusterHub
@@ -61,7 +60,7 @@ class Relay:
         """A message of the owner's for this connection."""
         if '"type":"ping"' in text:
             with contextlib.suppress(ValueError, KeyError, TypeError):
-                self.pings[int(json.loads(text)["nonce"])] = time.monotonic()
+                self.pings[int(decode(text)["nonce"])] = time.monotonic()
                 while len(self.pings) > 16:
                     del self.pings[min(self.pings)]
         found = STATE_ID.search(text)
@@ -80,7 +79,7 @@ class Relay:
             self.end(MOVED)
         else:
             msg = error("unavailable", self.state_id, CODES["unavailable"])
-            self._out.put_nowait(json.dumps(msg, separators=(",", ":")))
+            self._out.put_nowait(encode(msg))
 
     # ------------------------------------------------------------------ the browser's side
 
@@ -122,7 +121,7 @@ class Relay:
     def _measure(self, text: str, forward: dict[str, Any]) -> None:
         # A pong: the round trip from passing on the ping to now, and the kernel's.
         with contextlib.suppress(ValueError, KeyError, TypeError):
-            nonce = int(json.loads(text)["nonce"])
+            nonce = int(decode(text)["nonce"])
             sent = self.pings.pop(nonce, None)
             if sent is not None:
                 forward["n"] = nonce
