@@ -1,6 +1,7 @@
 """Many processes under load, and one of them killed: ``bench/load.py --processes N [--kill-one]``.
 
 Starts ``N`` ``parlour serve --redis`` processes on 127.0.0.1 sharing one temporary SQLite file
+(or, with ``--db postgresql://…``, a new schema in that PostgreSQL database, dropped at the end)
 and one Redis (``--redis URL``, or a throwaway ``redis-server`` from ``PATH``), creates
 ``--scout-tables`` SCOUT tables (one person, one easy bot) round-robin over the processes (the
 creating process owns a table), and connects each person to a *random* process (most sockets are
@@ -33,9 +34,11 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from websockets.asyncio.client import connect
 
@@ -131,11 +134,11 @@ async def _turns(ws: Any, person: Person, think: tuple[float, float], until: flo
             state = None  # the next move answers the next state
 
 
-def _lost(db: Path, people: list[Person]) -> int:
+def _lost(db: str, people: list[Person]) -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
-    from parlour.store import SQLiteStore
+    from parlour.store import open_store
 
-    store = SQLiteStore(str(db))
+    store = open_store(db)
     lost = 0
     try:
         for person in people:
@@ -148,9 +151,35 @@ def _lost(db: Path, people: list[Person]) -> int:
     return lost
 
 
+@contextlib.contextmanager
+def _database(url: str | None, folder: Path) -> Iterator[str]:
+    """The database the servers share: a SQLite file in ``folder`` (``url`` None), or a new
+    schema in the PostgreSQL database of ``url`` (libpq's ``search_path``), dropped after."""
+    if not url:
+        yield str(folder / "parlour.db")
+        return
+    import psycopg
+
+    schema = f"parlour_bench_{os.getpid()}_{random.randrange(1 << 32):08x}"
+    with psycopg.connect(url, autocommit=True, connect_timeout=10) as admin:
+        admin.execute(f'CREATE SCHEMA "{schema}"'.encode())
+    parts = urlsplit(url)
+    option = f"options=-csearch_path%3D{schema}"
+    try:
+        yield urlunsplit(parts._replace(query=f"{parts.query}&{option}" if parts.query else option))
+    finally:
+        with psycopg.connect(url, autocommit=True, connect_timeout=10) as admin:
+            admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'.encode())
+
+
 def run(args: Any) -> int:
     """Run the many-processes load (``args`` from ``bench/load.py``); returns an exit code."""
     folder = Path(tempfile.mkdtemp(prefix="parlour-failover-"))
+    with _database(args.db, folder) as db:
+        return _run(args, folder, db)
+
+
+def _run(args: Any, folder: Path, db: str) -> int:
     procs: list[subprocess.Popen[bytes]] = []
     redis_url = args.redis
     try:
@@ -178,13 +207,13 @@ def run(args: Any) -> int:
         for i, port in enumerate(ports):
             log = (folder / f"server{i}.log").open("ab")
             command = [sys.executable, "-m", "parlour.cli.main", "serve", "--port", str(port),
-                       "--db", str(folder / "parlour.db"), "--redis", redis_url]  # fmt: skip
+                       "--db", db, "--redis", redis_url]  # fmt: skip
             servers.append(subprocess.Popen(command, env=env, stdout=log, stderr=log))
             procs.append(servers[-1])
         for port, proc in zip(ports, servers, strict=True):
             _wait_port(port, proc, "parlour serve")
         time.sleep(0.5)
-        return asyncio.run(_measure(args, ports, servers, folder / "parlour.db"))
+        return asyncio.run(_measure(args, ports, servers, db))
     finally:
         for proc in procs:
             with contextlib.suppress(ProcessLookupError):
@@ -197,7 +226,7 @@ def run(args: Any) -> int:
 
 
 async def _measure(args: Any, ports: list[int], servers: list[subprocess.Popen[bytes]],
-                   db: Path) -> int:  # fmt: skip
+                   db: str) -> int:  # fmt: skip
     rng = random.Random(args.seed)
     people = []
     for i in range(args.scout_tables):

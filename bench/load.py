@@ -379,6 +379,12 @@ def main(argv: list[str] | None = None) -> int:
     cluster.add_argument("--processes", type=int, default=0, help="server processes (0: one)")
     cluster.add_argument("--kill-one", action="store_true", help="SIGKILL one of them mid-run")
     cluster.add_argument("--redis", metavar="URL", help="Redis (default: a throwaway one)")
+    cluster.add_argument(
+        "--db",
+        metavar="URL",
+        help="a postgresql:// database to share (a new schema in it, dropped at the end; "
+        "default: a temporary SQLite file)",
+    )
     cluster.add_argument("--lease-ms", type=int, default=5000, help="table leases (5000)")
     cluster.add_argument("--renew-ms", type=int, default=1000, help="lease renewal (1000)")
     limits = parser.add_argument_group(
@@ -407,6 +413,8 @@ def main(argv: list[str] | None = None) -> int:
     limits.add_argument("--replay-clients", type=int, default=8, help="replay loopers (8)")
     limits.add_argument("--replay-seconds", type=float, default=20, help="replay time (20)")
     args = parser.parse_args(argv)
+    if args.db and not (args.processes and args.db.startswith(("postgresql://", "postgres://"))):
+        parser.error("--db takes a postgresql:// URL, with --processes N")
     if args.processes:
         return failover().run(args)
     if args.scenario:
