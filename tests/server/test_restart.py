@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -110,3 +111,48 @@ def test_the_same_game_survives_a_stop_and_a_kill(tmp_path: Path) -> None:
         server.stop()
     log = server.log.read_text()
     assert "rebuilt 1 unfinished tables" in log and "Traceback" not in log
+
+
+def children_of(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (read from /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_a_killed_server_leaves_no_bot_worker_behind(tmp_path: Path) -> None:
+    # Bots think in a process pool. A server killed outright runs no shutdown code: its
+    # workers must notice and end by themselves, not wait for work for ever.
+    server = LiveServer(tmp_path / "parlour.db", env={"PARLOUR_BOT_WORKERS": "2"}).start()
+    try:
+        assert server.proc is not None
+        pid = server.proc.pid
+        made = post(f"{server.url}/api/tables",
+                    {"name": "Ana", "seats": [{"kind": "bot", "level": "easy"}] * 2})  # fmt: skip
+        seat = Seat(server, made["table_id"], made["token"])  # the bots decide their flips
+        deadline = time.monotonic() + 30
+        while len(workers := children_of(pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(workers) >= 2, "the bots' pool did not start"
+        seat.close()
+        server.kill()
+        deadline = time.monotonic() + 10
+        while (left := {w for w in workers if alive(w)}) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not left, f"processes of the killed server still running: {left}"
+    finally:
+        server.stop()

@@ -12,7 +12,10 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import multiprocessing
+import os
 import random
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -42,6 +45,19 @@ def choose_text(game: str, level: str, view: dict[str, Any], legal: list[str], s
     return str(bot.choose(view, actions, random.Random(seed)))
 
 
+def exit_with_parent(parent: int, every_s: float = 0.5) -> None:
+    """Run in each pool worker as it starts: end the worker once ``parent`` (the server) is
+    gone. A server killed outright (SIGKILL, a crash) runs no shutdown code, and a worker
+    waiting for work would otherwise wait for ever."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every_s)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 def bot_seed(table_seed: int, seat: int, state_id: int) -> int:
     """A seed for one decision, from the table's seed, the seat and the moment."""
     digest = hashlib.sha256(f"{table_seed}:{seat}:{state_id}".encode()).digest()
@@ -63,7 +79,12 @@ class BotRunner:
             return None  # the loop's default thread pool
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=context,
+                initializer=exit_with_parent,
+                initargs=(os.getpid(),),
+            )
         return self._pool
 
     async def choose(
