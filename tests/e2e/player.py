@@ -8,7 +8,11 @@ from typing import Any
 Page = Any
 
 NEEDS_ME = """() => { const d = document.body.dataset;
-  return d.ready === '1' && (d.over === '1' || d.flipping === '1' || d.myTurn === '1'); }"""
+  return d.ready === '1' && (d.over === '1'
+    || (d.pending !== '1' && (d.flipping === '1' || d.myTurn === '1'))); }"""
+"""Whether the page waits for this player: the game is over, or it is their flip or turn and
+no move of theirs is on its way (until its answer comes, the page shows the same choice with
+its buttons disabled)."""
 
 
 POLL = {"polling": 50}

@@ -333,7 +333,7 @@ def test_redis_down_refuses_inputs_and_play_continues_when_it_is_back(tmp_path: 
 
         for seat in (local, relayed):  # stop when it is the person's turn (the bot waits)
             seat.hold.set()
-        wait_for("the person's turn", lambda: bool(local.state and local.state["actions"]), 10)
+        wait_for("the person's turn", lambda: bool(local.state and local.state["actions"]), 30)
         time.sleep(0.5)  # the last moves' answers
         redis.stop()
         stopped = time.monotonic()

@@ -111,7 +111,7 @@ function render() {
     ready: "1", stateId: v.state_id, phase: v.started ? v.phase : "waiting", role: ui.role ?? "",
     myTurn: myTurn() && v.phase === "play" ? "1" : "0", flipping: ui.idx.flip ? "1" : "0",
     over: v.outcome ? "1" : "0", toAct: v.to_act.join(","), seat: ui.seat ?? "",
-    away: imAway() ? "1" : "0",
+    away: imAway() ? "1" : "0", pending: ui.pending ? "1" : "0",
   });
   $("round-info").textContent = v.started ? t("top.round", { round: v.round, rounds: v.rounds }) : "";
   $("btn-invite").hidden = ui.role !== "player";
