@@ -31,11 +31,12 @@ THIRD_PARTY = {
     "bots": {"numpy"},  # the SCOUT network's inference (parlour.bots.scout.net)
     "table": set(),
     "store": {"psycopg", "psycopg_pool"},  # PostgreSQL (the pg extra), store/postgres.py only
-    "server": {"starlette", "uvicorn", "websockets", "anyio", "h11", "redis"},
+    "server": {"starlette", "uvicorn", "websockets", "anyio", "h11", "redis", "orjson"},
 }
 """The third-party packages a layer may import: the server a web framework and its server, not
 the arena's ``rich`` or ``openskill`` (an optional extra) nor the research libraries; ``redis`` (the
-``cluster`` extra) only for many processes (imported only with ``--redis``); the bots numpy alone
+``cluster`` extra) only for many processes (imported only with ``--redis``); ``orjson`` to encode
+outgoing messages (server/protocol.py); the bots numpy alone
 (the SCOUT network's inference; no training framework at play time)."""
 
 
