@@ -36,10 +36,14 @@ def hints(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def my_turn(ws: Any, state: Msg) -> Msg:
-    """The first state (from ``state`` on) in which this seat has legal actions."""
-    if state["actions"]:
+    """The first state (from ``state`` on) in which this seat has legal actions, or the game
+    is over (a computer's move may end it)."""
+    if state["actions"] or state["view"]["outcome"] is not None:
         return state
-    return until(ws, lambda m: m["type"] == "state" and bool(m["actions"]))
+    return until(
+        ws,
+        lambda m: m["type"] == "state" and (bool(m["actions"]) or m["view"]["outcome"] is not None),
+    )
 
 
 def answer(ws: Any) -> Msg:
