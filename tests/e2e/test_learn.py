@@ -172,8 +172,15 @@ def play_the_scout_lesson(
     found = _coach_violations(page)  # in the results dialog too
     assert not found, test_a11y.report(found)
     assert page.locator("#coach-real-game").is_visible()
+    _leave_for_a_real_game(page, "#coach-real-game", touch)
+    page.screenshot(path=shots / f"learn-scout-{tag}-7-real-game.png")
+
+
+def _leave_for_a_real_game(page: Any, button: str, touch: bool) -> None:
+    """Press the coach's ``button``: a real game (a new table, no ``learn``) starts at its flip,
+    with no coach."""
     lesson = page.url
-    _press(page, "#coach-real-game", touch)
+    _press(page, button, touch)
     page.wait_for_url(lambda url: url != lesson and "learn" not in url, timeout=WAIT)
     page.wait_for_function(
         "() => document.body.dataset.ready === '1' && document.body.dataset.phase === 'flip'",
@@ -181,7 +188,6 @@ def play_the_scout_lesson(
         **POLL,
     )
     assert page.locator("#coach").count() == 0
-    page.screenshot(path=shots / f"learn-scout-{tag}-7-real-game.png")
 
 
 def test_the_scout_lesson_by_keyboard(server: LiveServer, browser: Any, shots: Path) -> None:
@@ -217,15 +223,7 @@ def test_a_lesson_can_be_left_for_a_real_game_at_any_step(
     assert skip.inner_text() == "Hoppa till ett riktigt spel" and _on_screen(page, "#coach-skip")
     assert page.evaluate("(b) => b.scrollWidth <= b.clientWidth", skip.element_handle())
     page.screenshot(path=shots / "learn-skip-sv-phone.png")
-    lesson = page.url
-    _press(page, "#coach-skip", True)
-    page.wait_for_url(lambda url: url != lesson and "learn" not in url, timeout=WAIT)
-    page.wait_for_function(
-        "() => document.body.dataset.ready === '1' && document.body.dataset.phase === 'flip'",
-        timeout=WAIT,
-        **POLL,
-    )
-    assert page.locator("#coach").count() == 0
+    _leave_for_a_real_game(page, "#coach-skip", True)
     assert not errors, errors
     page.context.close()
 
