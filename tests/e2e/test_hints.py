@@ -1,7 +1,8 @@
 """Hints at the SCOUT table in Debian Chromium (issue 11): "Suggest a move" shows Expert's move
 (its cards selected, or its place in the hand marked, or the hand's side) with a reason, and the
 person plays it; after the game the dialog lists up to three turning points. On a desktop in
-English and on a phone in Norwegian, checked by axe."""
+English and on a phone in Norwegian, checked by axe; the hint's words in Swedish, Albanian and
+Romanian on a phone."""
 
 from __future__ import annotations
 
@@ -26,6 +27,9 @@ from tests.server.live import LiveServer
 WORDS = {
     "en": {"ask": "Suggest a move", "says": "Expert suggests", "title": "Turning points"},
     "nb": {"ask": "Foreslå et trekk", "says": "Eksperten foreslår", "title": "Vendepunkter"},
+    "sv": {"ask": "Föreslå ett drag", "says": "Experten föreslår"},
+    "sq": {"ask": "Sugjero një lëvizje", "says": "Eksperti sugjeron"},
+    "ro": {"ask": "Sugerează o mutare", "says": "Expertul sugerează"},
 }
 HINTED = "#hand .card.hinted, #hand .slot.hinted, .flip-option.hinted"
 
@@ -125,5 +129,33 @@ def test_suggest_a_move_then_play_it_and_see_the_turning_points(
         page.screenshot(path=shots / f"e2e-hint-replay-{size}-{lang}.png")
         found = violations(page)
         assert not found, report(found)
+    assert errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["sv", "sq", "ro"])
+def test_a_hint_in_every_other_language_fits_a_phone(
+    server: LiveServer, browser: Any, shots: Path, lang: str
+) -> None:
+    # The flip's hint and a turn's hint, in the language's own words, whole on a phone screen.
+    locale = {"sv": "sv-SE", "sq": "sq-AL", "ro": "ro-RO"}[lang]
+    table = create(server, "scout", [{"kind": "bot", "level": "medium"}] * 2)
+    page = open_seat(browser, server, table, PHONE, locale=locale, is_mobile=True, has_touch=True)
+    errors = watch_errors(page)
+    page.wait_for_selector("[data-flip='false']", timeout=30_000)
+    for step in ("flip", "play"):
+        if step == "play":
+            page.wait_for_function(NEEDS_ME, **POLL)
+            close_results(page)
+            if page.evaluate("document.body.dataset.myTurn") != "1":
+                break  # the round ended before this seat's turn: the flip's hint was seen
+        tip = hint(page, lang)
+        assert WORDS[lang]["says"] in tip, tip
+        fits = "(e) => e.scrollWidth <= e.clientWidth + 1"
+        assert page.locator("#coach-tip").evaluate(fits), "the hint is cut off"
+        page.screenshot(path=shots / f"e2e-hint-{step}-phone-{lang}.png")
+        found = violations(page)
+        assert not found, report(found)
+        play_the_hint(page)
     assert errors == []
     page.context.close()
