@@ -16,6 +16,7 @@ import random
 import signal
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,9 @@ class Seat(threading.Thread):
         self.closes = 0
         self.hold = threading.Event()
         """While set, the seat makes no move (it still reads)."""
+        self.hold_when: Callable[[], bool] | None = None
+        """Checked before each move: once true, the seat holds (its own thread sets ``hold``, so
+        that no move slips through between a test's check and its ``hold.set()``)."""
         self.done = threading.Event()
         self.problem = ""
 
@@ -119,6 +123,8 @@ class Seat(threading.Thread):
                     self.done.set()
                     return
             state = self.state
+            if self.hold_when is not None and self.hold_when():
+                self.hold.set()
             if self.token and not sent and state and state["actions"] and not self.hold.is_set():
                 ref += 1
                 sent[ref] = self.rng.choice(state["actions"])
@@ -321,7 +327,11 @@ def test_redis_down_refuses_inputs_and_play_continues_when_it_is_back(tmp_path: 
         table_id, token = made["table_id"], made["token"]
         local = Seat(table_id, token, [first.port], seed=7)  # at the owner
         relayed = Seat(table_id, token, [second.port], seed=8)  # the same seat, relayed
+        # after four moves both hold, from their own threads: the bots move at once, so a
+        # game of two seats could end before a hold from here took effect
+        four = lambda: len(local.acked) + len(relayed.acked) >= 4  # noqa: E731
         for seat in (local, relayed):
+            seat.hold_when = four
             seat.start()
         try:
             wait_for("both sockets' states", lambda: bool(local.state and relayed.state), 30)
@@ -329,11 +339,10 @@ def test_redis_down_refuses_inputs_and_play_continues_when_it_is_back(tmp_path: 
             raise AssertionError(
                 f"local: {local.problem!r}, relayed: {relayed.problem!r}"
             ) from None
-        wait_for("moves before the outage", lambda: len(local.acked) + len(relayed.acked) >= 4, 20)
-
-        for seat in (local, relayed):  # stop when it is the person's turn (the bot waits)
-            seat.hold.set()
+        wait_for("moves before the outage", four, 20)
+        # stop when it is the person's turn (the bot waits)
         wait_for("the person's turn", lambda: bool(local.state and local.state["actions"]), 30)
+        assert local.state is not None and local.state["view"]["outcome"] is None
         time.sleep(0.5)  # the last moves' answers
         redis.stop()
         stopped = time.monotonic()
@@ -344,6 +353,7 @@ def test_redis_down_refuses_inputs_and_play_continues_when_it_is_back(tmp_path: 
         )
         before = {id(s): len(s.errors) for s in (local, relayed)}
         for seat in (local, relayed):
+            seat.hold_when = None
             seat.hold.clear()
 
         def refusals(seat: Seat) -> list[Msg]:
