@@ -10,6 +10,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from parlour.core.race import measured_rtt
+from parlour.server.protocol import ProtocolError
 from parlour.server.relay import RemoteSocket
 from parlour.server.rooms import Connection
 from parlour.server.roundtrip import RoundTrips
@@ -49,3 +50,24 @@ def test_a_relayed_message_is_dated_when_it_reached_the_holding_process() -> Non
     assert 0.45 < time.monotonic() - got["received"] < 1.5
     assert remote.rtts == {3: 20.0} and remote.kernel_ms == (5.0, 6.0)
     assert remote.path_params == {"table_id": "t"}
+
+
+def test_N9_probes_nonces_cannot_be_guessed_and_a_guessed_answer_is_refused() -> None:
+    """A probe's nonce starts at random per table (not at 1), so a client cannot answer a probe
+    it never received; an answer to no probe is refused."""
+    firsts = []
+    for _ in range(3):
+        trips, conn = RoundTrips(Settings()), Connection(0)
+        trips.ping(conn, 1)
+        trips.ping(conn, 1)
+        nonces = [conn.queue.get_nowait()["nonce"] for _ in range(2)]
+        assert nonces[1] == nonces[0] + 1 and 2**32 <= nonces[0] < 2**52
+        firsts.append(nonces[0])
+        for guess in (1, 2, nonces[1] + 1):
+            try:
+                trips.pong(conn, guess)
+            except ProtocolError as exc:
+                assert exc.code == "bad_message"
+            else:
+                raise AssertionError(f"the made-up nonce {guess} was taken")
+    assert len(set(firsts)) == 3

@@ -8,6 +8,7 @@ trip of the connection where the server can see its socket (:mod:`parlour.server
 
 from __future__ import annotations
 
+import secrets
 import time
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,11 @@ RTT_GAIN = 0.125
 """Weight of a new round-trip sample in the smoothed value (as TCP's SRTT)."""
 
 
+NONCE_FROM, NONCE_SPAN = 2**32, 2**52 - 2**33
+"""Probes' nonces start at random in [2^32, 2^52 - 2^32): whole numbers a browser's JSON reads
+exactly."""
+
+
 class RoundTrips:
     """The smoothed probe round trip of each seat of one table, and the probes in flight."""
 
@@ -30,7 +36,9 @@ class RoundTrips:
         self.settings = settings
         self.rtt: dict[int, float] = {}
         """Per seat: the probes' smoothed round trip (wall ms)."""
-        self._nonce = 0
+        self._nonce = secrets.randbelow(NONCE_SPAN) + NONCE_FROM
+        """The last probe's nonce: they count up from a random start, so that no client can
+        guess the next one (or answer a probe it never got with a number of its own)."""
 
     def kernel(self, conns: list[Connection]) -> float | None:
         """The kernel's minimum round trip (wall ms) of the slowest of ``conns``; ``None`` if
