@@ -7,7 +7,9 @@ STAMP := $(VENV)/.installed
 .PHONY: constraints serve test lint bench tune-scout train-scout-net plots-scout-net bench-bots bench-rl rt-bots plots-rt load load-flood fair golden pictures clean
 
 # constraints.txt pins every package installed, direct or not (make constraints rewrites it).
-$(STAMP): pyproject.toml constraints.txt
+# The install also compiles SCOUT's encoder for the research interfaces (setup.py, optional:
+# without a C compiler the pure-Python encoder is used); a change to its C source reinstalls.
+$(STAMP): pyproject.toml constraints.txt setup.py src/parlour/bots/scout/_ccodec.c
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -c constraints.txt -e '.[test,rl,arena,pg,cluster]'
@@ -105,6 +107,7 @@ pictures: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -f src/parlour/bots/scout/_ccodec.*.so
 
 # Rewrite constraints.txt from a fresh virtualenv with every extra (after changing a pin in
 # pyproject.toml): every transitive dependency at the version pip resolves today.

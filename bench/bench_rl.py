@@ -5,7 +5,8 @@ moves per second through the protocol (``legal_actions`` + ``apply``, as ``bench
 PettingZoo AEC environment's steps per second (``last()`` with the observation and mask, then
 ``step``), and ``VectorEnv``'s steps per second over 16 games; then SNAP's and SCAN's reveals
 per second through their parallel environments. Each figure is the median of ``--runs`` timed
-runs of about ``--seconds`` of CPU time each. The last lines are, for scripts::
+runs of about ``--seconds`` of CPU time each. It says which SCOUT encoder is in use (compiled
+or pure Python, see ``parlour.bots.scout.codec``). The last lines are, for scripts::
 
     scout engine: <N> moves/s
     scout rl: <N> steps/s (AEC, one env)
@@ -13,8 +14,8 @@ runs of about ``--seconds`` of CPU time each. The last lines are, for scripts::
 
 Run with ``make bench-rl`` (or ``python bench/bench_rl.py --runs 5``). ``--breakdown`` times
 instead the AEC loop beside loops doing part of its work (a constant observation; no
-PettingZoo) or the same work another way (each seat's hand kept encoded between steps), to
-show where a step's time goes; ``--parts GAMES`` times the parts of a step one by one over
+PettingZoo) or the same work another way (the pure-Python encoder), to show where a step's
+time goes; ``--parts GAMES`` times the parts of a step one by one over
 the positions of GAMES recorded games.
 """
 
@@ -29,9 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from parlour.bots.scout import codec as scout_encoding
 from parlour.games.scout import ScoutOptions, apply, legal_actions, new_state, outcome, to_act
-from parlour.games.scout.state import PLAY_PHASE, State
+from parlour.games.scout.state import State
 from parlour.rl import VectorEnv, scan_v0, scout_codec, scout_v0, snap_v0
 
 PLAYERS = 4
@@ -93,84 +93,30 @@ class _ConstantObservationEnv(scout_v0.raw_env):
         return {"observation": self._zeros, "action_mask": np.frombuffer(mask.copy(), np.int8)}
 
 
-class HandCache:
-    """Each seat's hand kept encoded between its observations (``--breakdown``'s incremental
-    row): when the seat's own Show or Scout turned the hand last encoded into the current one,
-    its bytes are edited the same way (two slices, one card) instead of encoded again; anything
-    else (a flip, a new round or game) encodes the hand in full."""
-
-    def __init__(self, players: int) -> None:
-        self.hands: list[Any] = [None] * players
-        self.encoded = [b""] * players
-        self.edits: list[Any] = [None] * players
-
-    def moved(self, seat: int, before: Any, after: Any, index: int) -> None:
-        """``seat`` played action ``index``, which turned its hand ``before`` into ``after``."""
-        self.edits[seat] = (before, after, index)
-
-    def get(self, seat: int, hand: Any) -> bytes:
-        """The bytes of ``hand`` (:func:`scout_codec.hand_bytes`), ``seat``'s current hand."""
-        if hand is self.hands[seat]:
-            return self.encoded[seat]
-        edit, old, size = self.edits[seat], self.encoded[seat], _CARD_SIZE
-        if (
-            edit is None
-            or edit[0] is not self.hands[seat]
-            or edit[1] is not hand
-            or (index := edit[2]) < scout_codec.SHOW_BASE  # a flip decision
-        ):
-            new = scout_codec.hand_bytes(hand)
-        elif index < scout_codec.SCOUT_BASE:  # a Show: its cards leave the hand
-            start, length = divmod(index - scout_codec.SHOW_BASE, scout_codec.MAX_GROUP)
-            new = old[: start * size] + old[(start + length + 1) * size :]
-        else:  # a Scout, or Scout & Show's: one card comes in at its position
-            insert = (index - scout_codec.SCOUT_BASE) % scout_codec.INSERTS
-            card = _CARD_BYTES[hand[insert]]
-            new = old[: insert * size] + card + old[insert * size :]
-        self.hands[seat], self.encoded[seat], self.edits[seat] = hand, new, None
-        return new
-
-
-_CARD_SIZE = scout_codec.CARD_WIDTH * 4
-_CARD_BYTES = scout_encoding._CARD_BYTES  # where parlour.rl.scout_codec's encoding lives
-
-
-class _IncrementalHandEnv(scout_v0.raw_env):
-    """The AEC environment with each seat's hand kept encoded between steps (``HandCache``);
-    the observation is otherwise the same code, and tested equal to the full encoding."""
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self.hand_cache = HandCache(self.players)
-        super().reset(seed, options)
+class _PurePythonEnv(scout_v0.raw_env):
+    """The AEC environment with the pure-Python encoder, as on a machine without a C compiler
+    (``--breakdown``): the same observation and mask, tested byte for byte."""
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat, state = self._seat[agent], self.game
         if agent == self.agent_selection:  # as the environment's own observe
             mask = self._legal
             if mask is None:
-                mask = self._legal = scout_codec.legal_mask_bytes(state, seat)
+                mask = self._legal = scout_codec.legal_mask_bytes_py(state, seat)
             mask = mask.copy()
         else:
-            mask = scout_codec.legal_mask_bytes(state, seat)
-        hand = self.hand_cache.get(seat, state.hands[seat])
+            mask = scout_codec.legal_mask_bytes_py(state, seat)
         return {
             "observation": np.frombuffer(
-                scout_codec.observation_bytes(state, seat, bytearray().join, hand), np.float32
+                scout_codec.observation_buffer_py(state, seat), np.float32
             ),
             "action_mask": np.frombuffer(mask, np.int8),
         }
 
-    def step(self, action: Any) -> None:
-        state, seat = self.state_, self._seat[self.agent_selection]
-        super().step(action)
-        new = self.state_
-        if new is not state and new.phase == PLAY_PHASE and new.totals is state.totals:  # type: ignore[union-attr]
-            self.hand_cache.moved(seat, state.hands[seat], new.hands[seat], int(action))
 
-
-def incremental_hand_run(seconds: float, seed: int) -> float:
-    """``aec_run`` with each seat's hand kept encoded between steps (``HandCache``)."""
-    return aec_run(seconds, seed, _IncrementalHandEnv(players=PLAYERS))
+def pure_python_run(seconds: float, seed: int) -> float:
+    """``aec_run`` with the pure-Python encoder (``_PurePythonEnv``)."""
+    return aec_run(seconds, seed, _PurePythonEnv(players=PLAYERS))
 
 
 def constant_observation_run(seconds: float, seed: int) -> float:
@@ -184,8 +130,8 @@ def bare_run(seconds: float, seed: int, observe: bool = False) -> float:
     rng = random.Random(seed)
     uniform = rng.random
     options = ScoutOptions(PLAYERS)
-    mask_bytes, observation_bytes = scout_codec.legal_mask_bytes, scout_codec.observation_bytes
-    actions, join = scout_codec.ACTIONS, bytearray().join
+    mask_bytes, observation = scout_codec.legal_mask_bytes, scout_codec.observation_buffer
+    actions = scout_codec.ACTIONS
     moves = 0
     start = clock()
     g = 0
@@ -195,7 +141,7 @@ def bare_run(seconds: float, seed: int, observe: bool = False) -> float:
         while outcome(state) is None:
             seat = to_act(state)[0]
             if observe:
-                np.frombuffer(observation_bytes(state, seat, join), np.float32)
+                np.frombuffer(observation(state, seat), np.float32)
             legal = np.frombuffer(mask_bytes(state, seat).copy(), np.int8).nonzero()[0]
             state = apply(state, seat, actions[int(legal[int(uniform() * len(legal))])])
             moves += 1
@@ -278,6 +224,7 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"4-player games on one core, median of {args.runs} interleaved runs of {args.seconds:g} s"
     )
+    print(_encoder())
     print(f"snap rl: {med['snap']:.0f} reveals/s (parallel env, 4 seats)")
     print(f"scan rl: {med['scan']:.0f} reveals/s (parallel env, 4 seats)")
     print(
@@ -286,6 +233,12 @@ def main(argv: list[str] | None = None) -> None:
     print(f"scout engine: {med['engine']:.0f} moves/s")
     print(f"scout rl: {med['aec']:.0f} steps/s (AEC, one env)")
     print(f"scout rl: {med['vector']:.0f} steps/s (VectorEnv, 16 games)")
+
+
+def _encoder() -> str:
+    if scout_codec.COMPILED:
+        return "SCOUT encoder: compiled (parlour.bots.scout._ccodec)"
+    return "SCOUT encoder: pure Python (no compiled encoder)"
 
 
 def positions(games: int, seed: int) -> list[tuple[State, int]]:
@@ -313,13 +266,12 @@ def parts(runs: int, games: int) -> None:
     timed: dict[str, Callable[[State, int], object]] = {
         "engine: legal_actions": legal_actions,
         "mask: legal_mask_bytes": mask_bytes,
+        "mask, pure Python: legal_mask_bytes_py": scout_codec.legal_mask_bytes_py,
         "mask as the agent gets it, and its nonzero": lambda s, seat: array(
             mask_bytes(s, seat).copy(), np.int8
         ).nonzero(),
         "observation: observe": scout_codec.observe,
-        "of which the hand's cards: hand_bytes": lambda s, seat: scout_codec.hand_bytes(
-            s.hands[seat]
-        ),
+        "observation, pure Python: observation_buffer_py": scout_codec.observation_buffer_py,
         "of which a new float32[1219] from bytes": lambda s, _: array(
             bytearray(_EMPTY), np.float32
         ),
@@ -332,9 +284,9 @@ def parts(runs: int, games: int) -> None:
             for state, seat in recorded:
                 part(state, seat)
             times[name].append((clock() - start) / len(recorded) * 1e6)
-    print(f"{len(recorded)} positions of {games} random 4-player games")
+    print(f"{len(recorded)} positions of {games} random 4-player games; {_encoder()}")
     for name, values in times.items():
-        print(f"{name:48s} {statistics.median(values):5.2f} us")
+        print(f"{name:50s} {statistics.median(values):5.2f} us")
 
 
 def breakdown(runs: int, seconds: float) -> None:
@@ -343,7 +295,7 @@ def breakdown(runs: int, seconds: float) -> None:
     loops: dict[str, Callable[[float, int], float]] = {
         "engine (legal_actions + apply)": engine_run,
         "AEC env (as make bench-rl)": aec_run,
-        "AEC env, hand kept between steps": incremental_hand_run,
+        "AEC env, pure-Python encoder": pure_python_run,
         "AEC env, constant observation": constant_observation_run,
         "no PettingZoo: mask + apply": bare_run,
         "no PettingZoo: observation + mask + apply": lambda s, r: bare_run(s, r, observe=True),

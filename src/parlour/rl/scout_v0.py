@@ -28,10 +28,9 @@ from parlour.games.scout import apply, new_state, outcome, to_act
 from parlour.games.scout.state import OVER, PLAY_PHASE, State
 from parlour.rl import scout_codec as codec
 from parlour.rl.common import REWARDS, check_index, game_seed, render_scout, win_shares
-from parlour.rl.scout_codec import observation_bytes
+from parlour.rl.scout_codec import legal_mask_bytes, observation_buffer
 
 frombuffer = np.frombuffer
-join_bytearray = bytearray().join
 float32, int8 = np.float32, np.int8
 
 
@@ -155,12 +154,12 @@ class raw_env(AECEnv):
         if agent == self.agent_selection:
             mask = self._legal
             if mask is None:
-                mask = self._legal = codec.legal_mask_bytes(state, seat)
+                mask = self._legal = legal_mask_bytes(state, seat)
             mask = mask.copy()
         else:
-            mask = codec.legal_mask_bytes(state, seat)
+            mask = legal_mask_bytes(state, seat)
         return {
-            "observation": frombuffer(observation_bytes(state, seat, join_bytearray), float32),
+            "observation": frombuffer(observation_buffer(state, seat), float32),
             "action_mask": frombuffer(mask, int8),
         }
 

@@ -66,7 +66,7 @@ class VectorEnv:
         for state in self.states:
             seat = to_act(state)[0]
             seats.append(seat)
-            observations.append(codec.observation_bytes(state, seat))
+            observations.append(codec.observation_buffer(state, seat))
             masks.append(codec.legal_mask_bytes(state, seat))
         n = self.num_envs
         obs = np.frombuffer(bytearray(b"".join(observations)), dtype=np.float32)

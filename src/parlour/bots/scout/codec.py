@@ -19,7 +19,9 @@ Actions (:data:`ACTIONS`, 820 in all)::
 
 from __future__ import annotations
 
+import os
 import struct
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -166,8 +168,9 @@ _SCOUT_MASKS = [_ones([_BY_ID[id(a)] for a in SCOUTS[n]]) for n in range(HAND_SL
 """``_SCOUT_MASKS[n]``: the plain Scouts of a hand of ``n`` cards (``SCOUTS[n]``)."""
 
 
-def legal_mask_bytes(state: State, seat: int) -> bytearray:
-    """The action mask of ``seat`` as bytes (0/1 per action index).
+def legal_mask_bytes_py(state: State, seat: int) -> bytearray:
+    """The action mask of ``seat`` as bytes (0/1 per action index), in pure Python:
+    :func:`legal_mask_bytes` when the compiled encoder is missing, and its reference.
 
     The same set as :func:`legal_actions` (a test compares them), assembled from the engine's
     own parts: its legal Shows, the row of plain Scouts for the hand's size (one precomputed
@@ -346,11 +349,54 @@ def observation_bytes(
     return join(parts)  # type: ignore[no-any-return]
 
 
+def observation_buffer_py(state: State, seat: int) -> bytearray:
+    """:func:`observation_buffer` in pure Python (when the compiled encoder is missing), and
+    its reference."""
+    return observation_bytes(state, seat, _JOIN_BYTEARRAY)  # type: ignore[return-value]
+
+
+# The compiled encoder (parlour.bots.scout._ccodec, built from _ccodec.c when the package is
+# installed on a machine with a C compiler) writes the same bytes straight from the state's
+# slots; for anything unusual it calls the pure-Python functions above, so results and errors
+# are the same. ``PARLOUR_PURE_PYTHON=1`` in the environment keeps the pure-Python encoder.
+COMPILED_ABI = 1
+"""The interface version the compiled encoder must have (a stale build is not used)."""
+
+
+def _load_compiled() -> Any:
+    if os.environ.get("PARLOUR_PURE_PYTHON") == "1":
+        return None
+    try:
+        from parlour.bots.scout import _ccodec
+    except ImportError:
+        return None
+    if getattr(_ccodec, "ABI_VERSION", None) != COMPILED_ABI:
+        return None
+    _ccodec.configure(State, legal_mask_bytes_py, observation_buffer_py)
+    return _ccodec
+
+
+_compiled = _load_compiled()
+COMPILED = _compiled is not None
+"""Whether the compiled encoder is in use (else the pure-Python one: the same bytes, slower)."""
+
+legal_mask_bytes: Callable[[State, int], bytearray] = (
+    legal_mask_bytes_py if _compiled is None else _compiled.legal_mask
+)
+"""``legal_mask_bytes(state, seat)``: the action mask of ``seat`` as a new bytearray (0/1 per
+action index, the set of :func:`legal_actions`), compiled when available."""
+observation_buffer: Callable[[State, int], bytearray] = (
+    observation_buffer_py if _compiled is None else _compiled.observation
+)
+"""``observation_buffer(state, seat)``: the observation of ``seat`` (:func:`observe`) as a new
+bytearray of native float32 values, compiled when available."""
+
+
 def observe(state: State, seat: int) -> npt.NDArray[np.float32]:
     """The observation vector of ``seat`` (length :data:`OBS_SIZE`, writable), built only from
     what the seat may see. Raises ``ValueError`` for a hand or show too long to encode
     (impossible in a game dealt by the engine)."""
-    return np.frombuffer(observation_bytes(state, seat, _JOIN_BYTEARRAY), dtype=np.float32)
+    return np.frombuffer(observation_buffer(state, seat), dtype=np.float32)
 
 
 def describe(index: int) -> str:
