@@ -270,9 +270,9 @@ def parts(runs: int, games: int) -> None:
         "mask as the agent gets it, and its nonzero": lambda s, seat: array(
             mask_bytes(s, seat).copy(), np.int8
         ).nonzero(),
-        "observation: observe": scout_codec.observe,
+        "observation: observation_buffer": scout_codec.observation_buffer,
         "observation, pure Python: observation_buffer_py": scout_codec.observation_buffer_py,
-        "of which a new float32[1219] from bytes": lambda s, _: array(
+        "for scale: a new float32[1219] from bytes": lambda s, _: array(
             bytearray(_EMPTY), np.float32
         ),
     }

@@ -9,6 +9,11 @@ can serve every player count. The README ("For researchers") lists every field.
 It lives among the bots so that the SCOUT network (:mod:`parlour.bots.scout.net`) reads the same
 encoding as the research interfaces, which offer it as ``parlour.rl.scout_codec``.
 
+:func:`observe`, :func:`action_mask`, :func:`observation_buffer` and :func:`legal_mask_bytes`
+use the compiled encoder (``_ccodec.c``, built when the package is installed with a C compiler)
+when it is there (:data:`COMPILED`), else the pure-Python one (``*_py``); both give the same
+bytes (tests compare them).
+
 Actions (:data:`ACTIONS`, 820 in all)::
 
     0, 1                     keep, flip                              (S5)
