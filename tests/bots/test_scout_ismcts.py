@@ -15,7 +15,7 @@ from parlour.bots.scout.determinize import public_slots, unseen_cards
 from parlour.bots.scout.features import EvalBot, load_weights
 from parlour.bots.scout.human import HumanLike
 from parlour.bots.scout.inference import decisions, log_likelihood
-from parlour.bots.scout.ismcts import ISMCTSBot
+from parlour.bots.scout.ismcts import ISMCTSBot, rollout, static_value
 from parlour.cli.arena import play_game
 from parlour.games import scout
 from parlour.games.scout.cards import canonical
@@ -189,3 +189,50 @@ def test_more_iterations_beat_fewer_in_a_seeded_arena() -> None:
             result = play_game("scout", 2, ["more", "fewer"], 9100 + deal, rotation, bots=bots)
             diffs.append(result.scores[0] - result.scores[1])
     assert statistics.fmean(diffs) > 2.0, diffs
+
+
+def test_root_candidates_are_the_evaluations_top_k_and_scout_and_show_is_kept() -> None:
+    """``root_top=k``: only the evaluation's k best actions are searched at the root;
+    ``keep_scout_show``: Scout & Show is searched there only when the evaluation ranks a Scout
+    & Show first (playouts never use it, so the search alone cannot see what keeping it is
+    worth)."""
+    checked = kept = 0
+    for state in eval_positions(4, 5, rounds=2)[3::4]:
+        seat = scout.to_act(state)[0]
+        legal = scout.legal_actions(state, seat)
+        if state.phase != 1 or not searches(state, seat, legal):
+            continue
+        view = scout.view(state, seat)
+        bot = ISMCTSBot(iterations=40, particles=8, root_top=3, keep_scout_show=True)
+        action = bot.choose(view, legal, random.Random(4))
+        ranked = [a for a, _ in bot.rank(view, legal)]
+        allowed = (
+            [a for a in ranked if ranked[0] is a or not isinstance(a, scout.ScoutShow)]
+            if not isinstance(ranked[0], scout.ScoutShow)
+            else ranked
+        )
+        assert set(bot.last_visits) <= set(allowed[:3])
+        assert action in allowed[:3]
+        kept += any(isinstance(a, scout.ScoutShow) for a in ranked[:3]) and not isinstance(
+            ranked[0], scout.ScoutShow
+        )
+        checked += 1
+    assert checked >= 5
+    assert kept >= 1, "a position where a Scout & Show of the top three was left out"
+
+
+def test_truncated_playouts_end_in_the_static_value() -> None:
+    """``plies=0`` values a position by the static evaluation at once; ``plies=k`` plays at
+    most k moves first; ``plies=None`` plays the round out (a round's result)."""
+    weights = load_weights()[:5]
+    for state in eval_positions(4, 8)[8:40:8]:
+        if state.phase != 1:
+            continue
+        seat = scout.to_act(state)[0]
+        assert rollout(state, seat, random.Random(1), 0, weights) == static_value(
+            state, seat, weights
+        )
+        value = rollout(state, seat, random.Random(1), 3, weights)
+        assert isinstance(value, float)
+        full = rollout(state, seat, random.Random(1))
+        assert full == round(full * 3) / 3, "round points minus the others' mean (thirds)"

@@ -33,6 +33,7 @@ import random
 from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
 from importlib import resources
+from operator import mul
 from typing import Any
 
 from parlour.bots.scout.heuristic import best_by, best_group_key, partition
@@ -183,8 +184,11 @@ def _vector(
 
 
 def dot(weights: Sequence[float], values: Sequence[float]) -> float:
-    """The weighted sum of a feature vector."""
-    return sum(w * v for w, v in zip(weights, values, strict=True))
+    """The weighted sum of a feature vector (raises ``ValueError`` if the lengths differ)."""
+    if len(weights) != len(values):
+        raise ValueError(f"{len(weights)} weights for {len(values)} features")
+    total: float = sum(map(mul, weights, values))
+    return total
 
 
 class EvalBot:

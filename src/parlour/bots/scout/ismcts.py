@@ -9,11 +9,15 @@ Single-observer ISMCTS over the seat's own information sets. Each iteration
 2. walks down one tree keyed by the public moves from the root: at the seat's own decisions
    with UCB1 and *progressive widening* over the full legal set — the actions enter in the
    order of the tuned evaluation (:mod:`parlour.bots.scout.features`), one more as the node's
-   visits grow (``1 + widening × √visits``), and the evaluation is also a progressive bias;
+   visits grow (``2 + widening × √visits``), and the evaluation is also a progressive bias
+   (at the root only the evaluation's :data:`ROOT_TOP` best actions, and Scout & Show only
+   when the evaluation ranks it first: playouts never use it, so the search cannot see what
+   keeping it is worth);
    at the opponents' decisions by the same model of them as the inference (a softmax over the
    evaluation's scores of their Shows and well-placed Scouts in the drawn deal);
-3. adds one node, plays the round out from it with a fast playout policy and backs up the seat's
-   round points minus the opponents' mean.
+3. adds one node, plays the round out from it with a fast playout policy (or a few moves, then
+   a static evaluation: ``plies``) and backs up the seat's round points minus the opponents'
+   mean.
 
 At the start of a round the flip decision is the root: both orientations of the hand are
 searched (the deals' other hands are the same for both) and the better one is kept. It is
@@ -41,13 +45,16 @@ from parlour.bots.scout.inference import (
     state_view,
 )
 from parlour.bots.scout.search import playout_policy
-from parlour.games.scout import Flip, Scout, Show, State, apply, legal_actions
+from parlour.games.scout import Flip, Scout, ScoutShow, Show, State, apply, legal_actions
 from parlour.games.scout.actions import SCOUTS
 from parlour.games.scout.rules import legal_shows
 from parlour.games.scout.state import PLAY_PHASE
 
 SCALE = 10.0
 """Round points per unit of value in the UCB formula."""
+
+ROOT_TOP = 6
+"""At the root, only the evaluation's this many best actions are searched."""
 
 MAX_PARTICLES = 64
 """At most this many sampled deals per move."""
@@ -85,10 +92,21 @@ def plain_actions(state: State, seat: int) -> list[Any]:
     return shows + list(SCOUTS[len(hand)])
 
 
-def rollout(state: State, seat: int, rng: random.Random) -> float:
-    """Every seat plays :func:`~parlour.bots.scout.search.playout_policy` to the round's end;
-    the value for ``seat``."""
+def rollout(
+    state: State,
+    seat: int,
+    rng: random.Random,
+    plies: int | None = None,
+    hand_weights: Sequence[float] = (),
+) -> float:
+    """Every seat plays :func:`~parlour.bots.scout.search.playout_policy` to the round's end
+    (or for ``plies`` moves, then :func:`static_value` with ``hand_weights``); the value for
+    ``seat``."""
+    left = -1 if plies is None else plies
     while not state.results and state.phase == PLAY_PHASE:
+        if left == 0:
+            return static_value(state, seat, hand_weights)
+        left -= 1
         mover = state.turn
         state = apply(state, mover, playout_policy(state, mover, plain_actions(state, mover), rng))
     return result_value(state, seat)
@@ -153,7 +171,12 @@ class ISMCTSBot:
     (reproducible); ``particles``: sampled deals per move (default: 64 in time mode, else
     between 8 and 64, an eighth of the iterations); ``inference``: weight the deals by the
     opponents' past moves; ``exploration``, ``widening``, ``bias``: UCB1's constant, the
-    progressive widening's, and the evaluation's weight as a progressive bias.
+    progressive widening's, and the evaluation's weight as a progressive bias; ``playout``:
+    play out from a new node (else value it by :func:`static_value` at once); ``plies``: stop
+    a playout after that many moves and value the position by :func:`static_value` (``None``:
+    to the round's end); ``root_top``: search only the evaluation's that many best actions at
+    the root (``None``: all, progressively widened); ``keep_scout_show``: leave Scout & Show
+    out at the root unless the evaluation ranks a Scout & Show first.
     """
 
     name = "ismcts"
@@ -167,10 +190,13 @@ class ISMCTSBot:
         inference: bool = True,
         weights: Sequence[float] | None = None,
         temperature: float = TEMPERATURE,
-        exploration: float = 0.5,
+        exploration: float = 1.0,
         widening: float = 1.0,
         bias: float = 3.0,
         playout: bool = True,
+        plies: int | None = None,
+        root_top: int | None = ROOT_TOP,
+        keep_scout_show: bool = True,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -182,6 +208,9 @@ class ISMCTSBot:
         self.weights = self.evaluator.weights
         self.hand_weights = self.weights[: len(HAND_FEATURES)]
         self.playout = playout
+        self.plies = plies
+        self.root_top = root_top
+        self.keep_scout_show = keep_scout_show
         self.temperature = temperature
         self.exploration = exploration
         self.widening = widening
@@ -210,6 +239,10 @@ class ISMCTSBot:
         deals, cum = self.sample(view, rng, start)
         root = Node()
         root.ranked = self.rank(view, legal)
+        if self.keep_scout_show and not isinstance(root.ranked[0][0], ScoutShow):
+            root.ranked = [(a, p) for a, p in root.ranked if not isinstance(a, ScoutShow)]
+        if self.root_top is not None and view["phase"] != "flip":
+            root.ranked = root.ranked[: self.root_top]
         iterations = 0
         while True:
             deal = deals[rng.choices(range(len(deals)), cum_weights=cum)[0]]
@@ -301,7 +334,7 @@ class ISMCTSBot:
                 break
             if node is not root and node.n == 0:
                 if self.playout:
-                    value = rollout(state, seat, rng)
+                    value = rollout(state, seat, rng, self.plies, self.hand_weights)
                 else:
                     value = static_value(state, seat, self.hand_weights)
                 break
@@ -363,4 +396,4 @@ class ISMCTSBot:
         return best
 
 
-__all__ = ["ISMCTSBot", "Node", "model_move", "result_value", "rollout"]
+__all__ = ["ISMCTSBot", "Node", "model_move", "result_value", "rollout", "static_value"]

@@ -1,0 +1,125 @@
+"""Screen variants of the SCOUT search (``ismcts``) in duplicate-deal games against three bots.
+
+Each variant is ``name=JSON`` with keyword arguments of ``ISMCTSBot`` (``iterations`` among
+them), played with the first-move Scout & Show restraint (as the levels are) in one seat against
+three ``--opponent`` bots; every variant plays the same deals (each deal once per seat). Prints
+per variant: games, win rate with its 95 % Wilson interval, and the mean score difference
+against the other seats with its standard error.
+
+    python bench/scout_search_variants.py --deals 10 --workers 2 \\
+        'base={"iterations": 650}' 'short={"iterations": 650, "plies": 8}'
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from parlour.bots.base import Bot
+from parlour.bots.levels import make_bot
+from parlour.bots.scout.human import HumanLike
+from parlour.bots.scout.ismcts import ISMCTSBot
+from parlour.cli.arena import play_game
+from parlour.games import scout
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson interval of a win rate."""
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def first_round(bots: list[Bot], players: int, deal: int, rotation: int) -> tuple[float, float]:
+    """Only the first round of a game (lineup entry ``i`` in seat ``(i + rotation) %
+    players``): entry 0's share of the round's best points and its points minus the others'
+    mean."""
+    state = scout.new_state({"players": players}, deal)
+    seats = [(i + rotation) % players for i in range(players)]
+    by_seat = {seat: i for i, seat in enumerate(seats)}
+    rngs = [random.Random(f"{deal}:{rotation}:{i}") for i in range(players)]
+    while not state.results:
+        seat = scout.to_act(state)[0]
+        entry = by_seat[seat]
+        legal = scout.legal_actions(state, seat)
+        state = scout.apply(
+            state, seat, bots[entry].choose(scout.view(state, seat), legal, rngs[entry])
+        )
+    points = [s.points for s in state.results[0].seats]
+    mine = points[seats[0]]
+    best = [i for i, p in enumerate(points) if p == max(points)]
+    others = [p for i, p in enumerate(points) if i != seats[0]]
+    share = 1 / len(best) if seats[0] in best else 0.0
+    return share, mine - statistics.fmean(others)
+
+
+def task(args: tuple[str, dict[str, Any], str, int, int, int, bool]) -> tuple[str, float, float]:
+    """One game (or its first round): (variant, its win share, its score minus the others'
+    mean)."""
+    name, kwargs, opponent, players, deal, rotation, round_only = args
+    bots: list[Bot] = [HumanLike(ISMCTSBot(**kwargs))]
+    bots += [make_bot("scout", opponent) for _ in range(players - 1)]
+    if round_only:
+        share, diff = first_round(bots, players, deal, rotation)
+        return name, share, diff
+    lineup = [name] + [f"{opponent}#{i}" for i in range(players - 1)]
+    result = play_game("scout", players, lineup, deal, rotation, bots=bots)
+    others = statistics.fmean(result.scores[1:])
+    return name, result.win_share[0], result.scores[0] - others
+
+
+def paired(a: list[float], b: list[float]) -> str:
+    """The mean difference of paired samples (same deal and seat) with its standard error."""
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    return f"{statistics.fmean(d):+.2f} ± {statistics.stdev(d) / math.sqrt(len(d)):.2f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("variants", nargs="+", help='name=JSON, e.g. base={"iterations": 650}')
+    parser.add_argument("--opponent", default="medium")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--deals", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--round", action="store_true", help="play only each deal's first round (cheaper)"
+    )
+    args = parser.parse_args()
+    variants = {}
+    for spec in args.variants:
+        name, _, kwargs = spec.partition("=")
+        variants[name] = json.loads(kwargs or "{}")
+        ISMCTSBot(**variants[name])  # fail early on a bad keyword
+    tasks = [
+        (name, kw, args.opponent, args.players, args.seed + d, r, args.round)
+        for d in range(args.deals)
+        for r in range(args.players)
+        for name, kw in variants.items()
+    ]
+    wins: dict[str, list[float]] = {n: [] for n in variants}
+    diffs: dict[str, list[float]] = {n: [] for n in variants}
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        for name, win, diff in pool.map(task, tasks, chunksize=1):
+            wins[name].append(win)
+            diffs[name].append(diff)
+    first = next(iter(variants))
+    for name in variants:
+        n = len(wins[name])
+        low, high = wilson(sum(wins[name]), n)
+        se = statistics.stdev(diffs[name]) / math.sqrt(n) if n > 1 else float("nan")
+        print(
+            f"{name}: {n} games vs 3 × {args.opponent}, wins {sum(wins[name]) / n:.1%} "
+            f"({low:.1%}–{high:.1%}), score diff {statistics.fmean(diffs[name]):+.2f} ± {se:.2f}"
+            + (f"; paired vs {first}: {paired(diffs[name], diffs[first])}" if name != first else "")
+        )
+
+
+if __name__ == "__main__":
+    main()
