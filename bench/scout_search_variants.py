@@ -80,7 +80,7 @@ def paired(a: list[float], b: list[float]) -> str:
     return f"{statistics.fmean(d):+.2f} ± {statistics.stdev(d) / math.sqrt(len(d)):.2f}"
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("variants", nargs="+", help='name=JSON, e.g. base={"iterations": 650}')
     parser.add_argument("--opponent", default="medium")
@@ -91,7 +91,7 @@ def main() -> None:
     parser.add_argument(
         "--round", action="store_true", help="play only each deal's first round (cheaper)"
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     variants = {}
     for spec in args.variants:
         name, _, kwargs = spec.partition("=")
@@ -105,10 +105,14 @@ def main() -> None:
     ]
     wins: dict[str, list[float]] = {n: [] for n in variants}
     diffs: dict[str, list[float]] = {n: [] for n in variants}
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        for name, win, diff in pool.map(task, tasks, chunksize=1):
-            wins[name].append(win)
-            diffs[name].append(diff)
+    if args.workers <= 1:
+        results = [task(t) for t in tasks]
+    else:
+        with ProcessPoolExecutor(max_workers=args.workers) as pool:
+            results = list(pool.map(task, tasks, chunksize=1))
+    for name, win, diff in results:  # in task order: paired by deal and seat
+        wins[name].append(win)
+        diffs[name].append(diff)
     first = next(iter(variants))
     for name in variants:
         n = len(wins[name])

@@ -37,3 +37,27 @@ def test_bench_rt_measures_and_writes_its_json(
     assert set(snap["levels"]) == {"expert", "beginner"}
     assert snap["levels"]["beginner"]["bot_flips"] > 0
     assert "first-visit level" in capsys.readouterr().out
+
+
+def test_search_variants_screen_pairs_variants_on_the_same_rounds(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from bench import scout_search_variants
+
+    scout_search_variants.main(
+        [
+            "--round",
+            "--deals",
+            "1",
+            "--workers",
+            "1",
+            'a={"iterations": 3}',
+            'b={"iterations": 3, "root_top": 2}',
+        ]
+    )
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("a: 4 games vs 3 × medium, wins ")
+    assert lines[1].startswith("b: 4 games") and "paired vs a: " in lines[1]
+    with pytest.raises(TypeError):
+        scout_search_variants.main(["--deals", "1", 'bad={"no_such_option": 1}'])
