@@ -1,154 +1,53 @@
 """Many processes under load, and one of them killed: ``bench/load.py --processes N [--kill-one]``.
 
-Starts ``N`` ``parlour serve --redis`` processes on 127.0.0.1 sharing one temporary SQLite file
-(or, with ``--db postgresql://…``, a new schema in that PostgreSQL database, dropped at the end)
-and one Redis (``--redis URL``, or a throwaway ``redis-server`` from ``PATH``), creates
-``--scout-tables`` SCOUT tables (one person, one easy bot) round-robin over the processes (the
-creating process owns a table), and connects each person to a *random* process (most sockets are
-relayed to the owner). People play random legal moves after a think time (``--think-ms``);
-a sample is the time from a person's ``act`` to its new ``state``. With ``--kill-one``, the
-first process is SIGKILLed when a third of ``--scout-seconds`` has passed; a person whose
-process is gone reconnects to the next one (as a browser would, after a short back-off).
+Each phase starts ``N`` ``parlour serve --redis`` processes on 127.0.0.1 sharing one temporary
+SQLite file (or, with ``--db postgresql://…``, a new schema in that PostgreSQL database, dropped
+at the end) and one Redis (``--redis URL``, or a throwaway ``redis-server`` from ``PATH``; each
+phase under a key prefix of its own), with the settings of the single-process phases. The
+phases play the same games as with one server (``bench/load_players.py``): SCOUT tables of two
+people and two bots, measuring a person's ``act`` to the moment *every* person at the table has
+the new state; SNAP tables of one person and one to three Medium bots in real time, measuring
+call to verdict. A table is created at the next process in turn (which owns it); each person
+joins and connects at a random process, so most sockets are relayed to the owner.
 
-At the end every acknowledged move is looked up in the store. Prints, for scripts::
+With ``--kill-one`` the first process is SIGKILLed when a third of ``--scout-seconds`` has
+passed; a person whose socket closes reconnects to a random live process after a short
+back-off, as a browser would. When the time is up, the killed process's tables play on to their
+end with short think times (at most ``--finish-seconds``), every other table is closed; then
+every acknowledged move is looked up in the store, and the stored inputs of each of the killed
+process's finished tables are replayed on a fresh table (the server's own replay) and compared
+with the end every person saw. Prints, before the ``scout`` and ``snap`` lines, for scripts::
 
-    failover tables=<tables the killed process owned, unfinished> resumed=<of those, with a
-        move acknowledged after the kill> lost_acks=<acknowledged moves missing from the store>
-        max_gap_ms=<longest time, at one of those tables, from the kill to the table's next
-        state (served by the process that took it over)>
-    scout tables=<n> p99_ms=<x>
+    failover tables=<tables the killed process owned, unfinished at the kill> resumed=<of those,
+        with a new state after the kill> lost_acks=<acknowledged moves missing from the store>
+        max_gap_ms=<longest time, at one of those tables, from the kill to a person's next
+        state, from the process that took the table over> finished=<of those, played to their
+        end> replays_identical=<of those, whose stored inputs replayed give the end the people
+        saw>
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import math
 import os
 import random
 import signal
-import socket
 import subprocess
-import sys
-import tempfile
 import time
-import urllib.request
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from websockets.asyncio.client import connect
+from bench.load_players import Ports, ScoutTable, run_slots, scout_game, snap_game
+from bench.loadkit import HOST, Phase, ProcSampler, Server, free_port, parse_range
+from parlour.server.replay import replay
+from parlour.store import open_store
 
-HOST = "127.0.0.1"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
-
-
-def _wait_port(port: int, proc: subprocess.Popen[bytes], what: str, timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"{what} exited")
-        with contextlib.suppress(OSError), socket.create_connection((HOST, port), timeout=0.2):
-            return
-        time.sleep(0.05)
-    raise RuntimeError(f"{what} did not start")
-
-
-def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        url, json.dumps(body).encode(), {"content-type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        answer: dict[str, Any] = json.loads(response.read())
-        return answer
-
-
-@dataclass
-class Person:
-    """One table's person: where it connects, what was acknowledged, when."""
-
-    table_id: str
-    token: str
-    owner: int
-    at: int
-    acked: list[tuple[int, Any, float]] = field(default_factory=list)
-    samples: list[float] = field(default_factory=list)
-    states: list[float] = field(default_factory=list)
-    """When each state message came (time.monotonic())."""
-    finished_at: float | None = None
-
-
-async def _play(person: Person, ports: list[int], alive: list[bool], think: tuple[float, float],
-                until: float, rng: random.Random) -> None:  # fmt: skip
-    while time.monotonic() < until and person.finished_at is None:
-        while not alive[person.at % len(ports)]:
-            person.at += 1
-        url = f"ws://{HOST}:{ports[person.at % len(ports)]}/ws/{person.table_id}"
-        try:
-            async with connect(url, open_timeout=5, max_size=2**20) as ws:
-                await ws.send(json.dumps({"v": 1, "type": "hello", "token": person.token}))
-                await _turns(ws, person, think, until, rng)
-        except Exception:  # closed (the table moved) or refused: come back after a back-off
-            await asyncio.sleep(rng.uniform(0.15, 0.45))
-
-
-async def _turns(ws: Any, person: Person, think: tuple[float, float], until: float,
-                 rng: random.Random) -> None:  # fmt: skip
-    sent: dict[int, tuple[Any, float]] = {}
-    ref = 0
-    acked_id = -1
-    state: dict[str, Any] | None = None
-    while time.monotonic() < until:
-        msg = json.loads(await asyncio.wait_for(ws.recv(), max(0.1, until - time.monotonic())))
-        kind = msg["type"]
-        if kind == "ping":
-            await ws.send(json.dumps({"v": 1, "type": "pong", "nonce": msg["nonce"]}))
-        elif kind == "ack":
-            action, at = sent.pop(msg["ref"])
-            person.acked.append((msg["state_id"], action, time.monotonic()))
-            acked_id = msg["state_id"]
-            person.samples.append((time.monotonic() - at) * 1000)
-        elif kind == "error":
-            sent.pop(msg.get("ref"), None)
-        elif kind == "state":
-            state = msg
-            person.states.append(time.monotonic())
-            if msg["view"]["outcome"] is not None:
-                person.finished_at = time.monotonic()
-                return
-        if state is not None and not sent and state["actions"] and state["state_id"] >= acked_id:
-            await asyncio.sleep(rng.uniform(*think))
-            ref += 1
-            action = rng.choice(state["actions"])
-            sent[ref] = (action, time.monotonic())
-            body = {"state_id": state["state_id"], "action": action, "ref": ref}
-            await ws.send(json.dumps({"v": 1, "type": "act", **body}))
-            state = None  # the next move answers the next state
-
-
-def _lost(db: str, people: list[Person]) -> int:
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
-    from parlour.store import open_store
-
-    store = open_store(db)
-    lost = 0
-    try:
-        for person in people:
-            entries = store.load(person.table_id).entries
-            for state_id, action, _ in person.acked:
-                ok = state_id <= len(entries) and entries[state_id - 1].action == action
-                lost += not ok
-    finally:
-        store.close()
-    return lost
+OVERTIME_THINK_MS = (0.0, 100.0)
+"""A person's think time while the killed process's tables play on to their end."""
 
 
 @contextlib.contextmanager
@@ -172,95 +71,235 @@ def _database(url: str | None, folder: Path) -> Iterator[str]:
             admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'.encode())
 
 
-def run(args: Any) -> int:
-    """Run the many-processes load (``args`` from ``bench/load.py``); returns an exit code."""
-    folder = Path(tempfile.mkdtemp(prefix="parlour-failover-"))
-    with _database(args.db, folder) as db:
-        return _run(args, folder, db)
-
-
-def _run(args: Any, folder: Path, db: str) -> int:
-    procs: list[subprocess.Popen[bytes]] = []
-    redis_url = args.redis
+@contextlib.contextmanager
+def _redis(url: str | None, folder: Path) -> Iterator[str]:
+    """``url``, or a throwaway ``redis-server`` without persistence in ``folder``."""
+    if url:
+        yield url
+        return
+    port = free_port()
+    command = ["redis-server", "--port", str(port), "--bind", HOST, "--save", "",
+               "--appendonly", "no", "--dir", str(folder)]  # fmt: skip
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     try:
-        if not redis_url:
-            port = _free_port()
-            command = ["redis-server", "--port", str(port), "--bind", HOST, "--save", "",
-                       "--appendonly", "no", "--dir", str(folder)]  # fmt: skip
-            procs.append(subprocess.Popen(command, stdout=subprocess.DEVNULL))
-            _wait_port(port, procs[-1], "redis-server")
-            redis_url = f"redis://{HOST}:{port}/0"
-        low, high = (int(x) for x in args.bot_delay_ms.split("-"))
-        env = {
-            **os.environ,
-            "PARLOUR_BOT_DELAY_MIN_MS": str(low),
-            "PARLOUR_BOT_DELAY_MAX_MS": str(high),
-            "PARLOUR_NEW_TABLES_BURST": "100000",
-            "PARLOUR_MAX_TABLES_PER_GUEST": "100000",
-            "PARLOUR_TURN_TIMER_S": "0",
-            "PARLOUR_REDIS_PREFIX": f"failover-{os.getpid()}:",
-            "PARLOUR_LEASE_MS": str(args.lease_ms),
-            "PARLOUR_RENEW_MS": str(args.renew_ms),
-        }
-        ports = [_free_port() for _ in range(args.processes)]
-        servers = []
-        for i, port in enumerate(ports):
-            log = (folder / f"server{i}.log").open("ab")
-            command = [sys.executable, "-m", "parlour.cli.main", "serve", "--port", str(port),
-                       "--db", db, "--redis", redis_url]  # fmt: skip
-            servers.append(subprocess.Popen(command, env=env, stdout=log, stderr=log))
-            procs.append(servers[-1])
-        for port, proc in zip(ports, servers, strict=True):
-            _wait_port(port, proc, "parlour serve")
-        time.sleep(0.5)
-        return asyncio.run(_measure(args, ports, servers, db))
+        deadline = time.monotonic() + 20
+        while not _accepts(port):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("redis-server did not start")
+            time.sleep(0.05)
+        yield f"redis://{HOST}:{port}/0"
     finally:
-        for proc in procs:
-            with contextlib.suppress(ProcessLookupError):
-                proc.send_signal(signal.SIGTERM)
-        for proc in procs:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _accepts(port: int) -> bool:
+    import socket
+
+    with contextlib.suppress(OSError), socket.create_connection((HOST, port), timeout=0.2):
+        return True
+    return False
+
+
+@contextlib.contextmanager
+def cluster(args: Any, folder: Path) -> Iterator[tuple[str, str]]:
+    """The database URL and the Redis URL the phases' processes share."""
+    with _database(args.db, folder) as db, _redis(args.redis, folder) as redis_url:
+        yield db, redis_url
+
+
+def _phase_with_cluster(
+    phase: Phase,
+    workdir: Path,
+    shared: tuple[str, str],
+    args: Any,
+    speed: float,
+    body: Callable[[Ports, list[Server]], Awaitable[None]],
+) -> None:
+    """Start ``--processes`` servers, run ``body`` against them sampling their CPU and memory
+    (summed), always stop them."""
+    db, redis_url = shared
+    env = {
+        "PARLOUR_MAX_TABLES_PER_GUEST": "100000",
+        "PARLOUR_TURN_TIMER_S": "0",
+        "PARLOUR_REDIS_PREFIX": f"load-{os.getpid()}-{phase.name}:",
+        "PARLOUR_LEASE_MS": str(args.lease_ms),
+        "PARLOUR_RENEW_MS": str(args.renew_ms),
+    }
+    servers = [
+        Server(
+            workdir,
+            f"{phase.name}{i}",
+            speed,
+            None,
+            args.server_script,
+            parse_range(args.bot_delay_ms),
+            env,
+            db,
+            ["--redis", redis_url],
+        )
+        for i in range(args.processes)
+    ]
+    try:
+        for server in servers:
+            server.start()
+        ports = Ports([s.port for s in servers], random.Random(args.seed + 7))
+
+        async def run() -> None:
+            pids = [s.proc.pid for s in servers if s.proc is not None]
+            sampler = asyncio.ensure_future(ProcSampler(pids, phase).run())
             try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+                await body(ports, servers)
+            finally:
+                sampler.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await sampler
+
+        asyncio.run(run())
+    finally:
+        for server in servers:
+            server.stop()
+        for server in servers:
+            if not server.log.exists():
+                continue
+            lines = server.log.read_text(errors="replace").splitlines()
+            problems = [line for line in lines if line.startswith(("ERROR", "Traceback"))]
+            if problems:
+                phase.notes.append(f"{server.log.name}: {len(problems)} log lines with ERROR")
+                phase.notes += problems[:3]
 
 
-async def _measure(args: Any, ports: list[int], servers: list[subprocess.Popen[bytes]],
-                   db: str) -> int:  # fmt: skip
+def snap_phase(workdir: Path, shared: tuple[str, str], args: Any) -> Phase:
+    phase = Phase("snap", args.snap_tables)
+    rng = random.Random(args.seed + 1)
+
+    async def body(ports: Ports, servers: list[Server]) -> None:
+        def game(i: int) -> Awaitable[None]:
+            return snap_game(ports, phase, random.Random(rng.random()), args, 1 + i % 3)
+
+        await run_slots(phase, args.snap_tables, args.snap_seconds, args.max_games, game)
+
+    _phase_with_cluster(phase, workdir, shared, args, args.game_speed, body)
+    return phase
+
+
+def scout_phase(workdir: Path, shared: tuple[str, str], args: Any) -> Phase:
+    phase = Phase("scout", args.scout_tables)
     rng = random.Random(args.seed)
-    people = []
-    for i in range(args.scout_tables):
-        owner = i % len(ports)
-        body = {"game": "scout", "name": "P", "seats": [{"kind": "bot", "level": "easy"}]}
-        made = await asyncio.to_thread(_post, f"http://{HOST}:{ports[owner]}/api/tables", body)
-        people.append(Person(made["table_id"], made["token"], owner, rng.randrange(len(ports))))
-    think_ms = [int(x) for x in args.think_ms.split("-")]
-    think = (think_ms[0] / 1000, think_ms[-1] / 1000)
-    alive = [True] * len(ports)
-    began = time.monotonic()
-    until = began + args.scout_seconds
-    tasks = [asyncio.create_task(_play(p, ports, alive, think, until, random.Random(i)))
-             for i, p in enumerate(people)]  # fmt: skip
-    killed_at = math.inf
-    if args.kill_one:
-        await asyncio.sleep(args.scout_seconds / 3)
-        servers[0].send_signal(signal.SIGKILL)
-        alive[0] = False
-        killed_at = time.monotonic()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    victims = [p for p in people if p.owner == 0 and (p.finished_at or math.inf) > killed_at]
-    gaps, resumed = [], 0
-    for person in victims if args.kill_one else []:
-        resumed += any(t > killed_at for _, _, t in person.acked)
-        served = [t for t in person.states if t > killed_at]  # the table answers again
-        gaps.append(((served[0] if served else time.monotonic()) - killed_at) * 1000)
-    lost = await asyncio.to_thread(_lost, db, people)
-    samples = sorted(s for p in people for s in p.samples)
-    p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))] if samples else math.nan
-    moves = sum(len(p.acked) for p in people)
-    print(f"{len(ports)} processes, {len(people)} SCOUT tables, {moves} acknowledged moves, "
-          f"act->ack p50 {samples[len(samples) // 2] if samples else math.nan:.1f} ms")  # fmt: skip
-    print(f"failover tables={len(victims) if args.kill_one else 0} resumed={resumed} "
-          f"lost_acks={lost} max_gap_ms={max(gaps, default=0):.0f}")  # fmt: skip
-    print(f"scout tables={len(people)} p99_ms={p99:.1f}")
-    return 0 if lost == 0 and resumed == (len(victims) if args.kill_one else 0) else 1
+    killed: dict[str, Any] = {}
+
+    async def body(ports: Ports, servers: list[Server]) -> None:
+        games: list[asyncio.Future[None]] = []
+
+        async def game(i: int) -> None:
+            # shielded: at the deadline the killed process's tables play on (see below)
+            games.append(asyncio.ensure_future(
+                scout_game(ports, phase, random.Random(rng.random()), args)))  # fmt: skip
+            await asyncio.shield(games[-1])
+
+        async def kill() -> None:
+            await asyncio.sleep(args.scout_seconds / 3)
+            proc = servers[0].proc
+            assert proc is not None
+            proc.send_signal(signal.SIGKILL)
+            ports.alive[0] = False
+            killed["at"] = time.perf_counter()
+            owned = [t for t in ports.tables if t.owner == 0 and not t.finished]
+            killed["tables"] = {t: max(p.max_sid for p in t.people) for t in owned}
+
+        killer = asyncio.ensure_future(kill()) if args.kill_one else None
+        try:
+            await run_slots(phase, args.scout_tables, args.scout_seconds, args.max_games, game)
+        finally:
+            if killer is not None:
+                killer.cancel()
+        victims = [t for t in ports.tables if t.owner == 0 and (t in killed.get("tables", {})
+                   or t.since > killed.get("at", math.inf))]  # fmt: skip
+        for table in victims:
+            table.think = OVERTIME_THINK_MS
+        for table in ports.tables:
+            if table not in victims and table.task is not None:
+                table.task.cancel()
+        playing = [t.task for t in victims if t.task is not None and not t.task.done()]
+        if playing:
+            await asyncio.wait(playing, timeout=args.finish_seconds)
+        for task in games:
+            task.cancel()
+        await asyncio.gather(*games, return_exceptions=True)
+        if args.kill_one:
+            phase.failover = await asyncio.to_thread(
+                _check, shared[0], ports.tables, victims, killed, args
+            )
+            every = len(victims)
+            phase.ok = phase.failover.startswith(
+                f"failover tables={every} resumed={every} lost_acks=0 "
+            )
+        else:
+            lost = await asyncio.to_thread(_lost, shared[0], ports.tables)
+            phase.failover = f"failover tables=0 resumed=0 lost_acks={lost} max_gap_ms=0"
+            phase.ok = lost == 0
+
+    _phase_with_cluster(phase, workdir, shared, args, 1.0, body)
+    return phase
+
+
+def _lost(db: str, tables: list[ScoutTable]) -> int:
+    """Acknowledged moves missing from the store (not at their state id, or not that seat's)."""
+    store = open_store(db)
+    lost = 0
+    try:
+        for table in tables:
+            acked = [(p.seat, s, a) for p in table.people for s, a in p.acked]
+            if not acked:
+                continue
+            entries = store.load(table.table_id).entries
+            for seat, state_id, action in acked:
+                entry = entries[state_id - 1] if state_id <= len(entries) else None
+                lost += entry is None or (entry.seat, entry.action) != (seat, action)
+    finally:
+        store.close()
+    return lost
+
+
+def _identical(db: str, tables: list[ScoutTable]) -> int:
+    """Of ``tables`` (finished), how many replay, from the stored inputs on a fresh table, to
+    the end every person saw (its outcome and every seat's public view)."""
+    store = open_store(db)
+    same = 0
+    try:
+        for table in tables:
+            try:
+                last = replay(store.load(table.table_id))["frames"][-1]["view"]
+            except Exception:  # not replayable: not identical
+                continue
+            seen = [p.latest["view"] for p in table.people]
+            same += all(
+                (v["outcome"], v["seats"]) == (last["outcome"], last["seats"]) for v in seen
+            )
+    finally:
+        store.close()
+    return same
+
+
+def _check(db: str, tables: list[ScoutTable], victims: list[ScoutTable],
+           killed: dict[str, Any], args: Any) -> str:  # fmt: skip
+    """The ``failover`` line."""
+    at = killed.get("at", math.inf)
+    before = killed.get("tables", {})
+    resumed, gaps = 0, []
+    for table in victims:
+        resumed += max((p.max_sid for p in table.people), default=0) > before.get(table, 0)
+        after = [t for t in table.states if t > at]
+        gaps.append(((after[0] if after else time.perf_counter()) - at) * 1000)
+    lost = _lost(db, tables)
+    finished = [t for t in victims if t.finished]
+    same = _identical(db, finished)
+    late = sum(gap > args.lease_ms + 3000 for gap in gaps)
+    print(f"killed process 0 with {len(victims)} unfinished tables; lease {args.lease_ms} ms: "
+          f"{late} resumed more than 3 s after the lease", flush=True)  # fmt: skip
+    return (f"failover tables={len(victims)} resumed={resumed} lost_acks={lost} "
+            f"max_gap_ms={max(gaps, default=0):.0f} finished={len(finished)} "
+            f"replays_identical={same}")  # fmt: skip

@@ -37,8 +37,9 @@ CPU). The last two lines are, for scripts (``nan`` when a phase has no sample)::
     snap tables=<n> p99_ms=<x>
 
 Run with ``make load`` (or ``python bench/load.py --help``). ``--profile DIR`` runs each server
-under cProfile and prints its hotspots. ``--processes N [--kill-one]`` runs the many-processes
-load instead (``bench/failover.py``).
+under cProfile and prints its hotspots. ``--processes N [--kill-one]`` plays the same SCOUT and
+SNAP phases on N server processes sharing a database and Redis, and prints a ``failover`` line
+before the two above (``bench/failover.py``).
 """
 
 from __future__ import annotations
@@ -59,16 +60,11 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
-from websockets.exceptions import ConnectionClosed
 
 if __package__ in (None, ""):  # run as a script: make `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.load_players import (
-    SETUP_CONCURRENCY,
-    scout_game,
-    snap_game,
-)
+from bench.load_players import Ports, run_slots, scout_game, snap_game
 from bench.loadkit import (
     Phase,
     ProcSampler,
@@ -79,49 +75,6 @@ from bench.loadkit import (
 )
 
 # ---------------------------------------------------------------------------------- phases
-
-
-async def run_slots(
-    phase: Phase,
-    count: int,
-    seconds: float,
-    max_games: int,
-    game: Callable[[int], Awaitable[None]],
-) -> None:
-    """Run ``count`` table slots, each playing ``game(slot)`` again and again for ``seconds``
-    (at most ``max_games`` each), then cancel whatever is still playing."""
-    gate = asyncio.Semaphore(SETUP_CONCURRENCY)
-    start = time.monotonic()
-    deadline = start + seconds
-    ready = 0
-
-    async def slot(index: int) -> None:
-        nonlocal ready
-        for n in range(max_games):
-            if time.monotonic() >= deadline:
-                return
-            if n == 0:
-                await gate.acquire()  # ramp up in small groups
-                task = asyncio.ensure_future(game(index))
-                await asyncio.sleep(0.05)
-                gate.release()
-                ready += 1
-                if ready == count:
-                    phase.setup_s = time.monotonic() - start
-            else:
-                task = asyncio.ensure_future(game(index))
-            try:
-                await task
-            except (ConnectionClosed, OSError, RuntimeError, TimeoutError) as exc:
-                phase.errors[f"client_{type(exc).__name__}"] += 1
-                await asyncio.sleep(0.5)
-
-    tasks = [asyncio.ensure_future(slot(i)) for i in range(count)]
-    _, pending = await asyncio.wait(tasks, timeout=max(0.0, deadline - time.monotonic()))
-    for task in pending:
-        task.cancel()
-    await asyncio.gather(*pending, return_exceptions=True)
-    phase.play_s = time.monotonic() - start
 
 
 async def run_phase(phase: Phase, server: Server, body: Callable[[], Awaitable[None]]) -> None:
@@ -171,7 +124,7 @@ def scout_phase(workdir: Path, args: Any) -> Phase:
             args.scout_tables,
             args.scout_seconds,
             args.max_games,
-            lambda i: scout_game(port, phase, random.Random(rng.random()), args),
+            lambda i: scout_game(Ports([port]), phase, random.Random(rng.random()), args),
         )
 
     phase_with_server(phase, workdir, args, 1.0, body)
@@ -188,7 +141,7 @@ def snap_phase(workdir: Path, args: Any) -> Phase:
             args.snap_tables,
             args.snap_seconds,
             args.max_games,
-            lambda i: snap_game(port, phase, random.Random(rng.random()), args, 1 + i % 3),
+            lambda i: snap_game(Ports([port]), phase, random.Random(rng.random()), args, 1 + i % 3),
         )
 
     phase_with_server(phase, workdir, args, args.game_speed, body)
@@ -225,7 +178,9 @@ def flood_phase(workdir: Path, args: Any) -> Phase:
                 args.flood_tables,
                 args.flood_seconds,
                 1,
-                lambda i: snap_game(port, phase, random.Random(rng.random()), args, 11, "expert"),
+                lambda i: snap_game(
+                    Ports([port]), phase, random.Random(rng.random()), args, 11, "expert"
+                ),
             )
         finally:
             prober.cancel()
@@ -329,11 +284,9 @@ def load_limits() -> Any:
 
 
 def failover() -> Any:
-    """bench/failover.py, imported as a package module or beside this script."""
-    if __package__:
-        from bench import failover as module
-    else:  # run as a script: bench/ is on the path
-        import failover as module  # type: ignore[no-redef]
+    """bench/failover.py (imported late: it imports parlour's store and replay)."""
+    from bench import failover as module
+
     return module
 
 
@@ -373,8 +326,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--top", type=int, default=25, help="hotspots shown with --profile")
     cluster = parser.add_argument_group(
-        "many processes (bench/failover.py): --processes N runs N servers sharing a database and "
-        "Redis, SCOUT tables only; prints a 'failover' line before the 'scout' one"
+        "many processes (bench/failover.py): --processes N plays the SCOUT and SNAP phases on N "
+        "servers sharing a database and Redis; prints a 'failover' line before the 'scout' one"
     )
     cluster.add_argument("--processes", type=int, default=0, help="server processes (0: one)")
     cluster.add_argument("--kill-one", action="store_true", help="SIGKILL one of them mid-run")
@@ -387,6 +340,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     cluster.add_argument("--lease-ms", type=int, default=5000, help="table leases (5000)")
     cluster.add_argument("--renew-ms", type=int, default=1000, help="lease renewal (1000)")
+    cluster.add_argument(
+        "--finish-seconds", type=float, default=120,
+        help="with --kill-one: how long the killed process's tables may take to finish (120)",
+    )  # fmt: skip
     limits = parser.add_argument_group(
         "scenarios for the server's limits (bench/load_limits.py): --scenario NAME runs one "
         "instead of the SCOUT and SNAP phases"
@@ -415,8 +372,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.db and not (args.processes and args.db.startswith(("postgresql://", "postgres://"))):
         parser.error("--db takes a postgresql:// URL, with --processes N")
-    if args.processes:
-        return failover().run(args)
+    if args.processes and (args.scenario or args.profile or args.flood_tables):
+        parser.error("--processes N plays the SCOUT and SNAP phases only")
+    if args.kill_one and not args.processes:
+        parser.error("--kill-one needs --processes N")
     if args.scenario:
         return load_limits().run(args.scenario, args, Console(width=110))
     if args.profile:
@@ -424,14 +383,28 @@ def main(argv: list[str] | None = None) -> int:
     console = Console(width=110)
     phases: list[Phase] = []
     empty = {"scout": Phase("scout", 0), "snap": Phase("snap", 0)}
-    with tempfile.TemporaryDirectory(prefix="parlour-load-") as tmp:
-        workdir = Path(tmp)
+    with contextlib.ExitStack() as stack:
+        workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="parlour-load-")))
+        if args.processes:
+            shared = stack.enter_context(failover().cluster(args, workdir))
+            console.print(
+                f"{args.processes} processes sharing {'PostgreSQL' if args.db else 'SQLite'} and "
+                f"Redis; each table created at the next process, each person at a random one"
+                + (
+                    f"; the first killed after {args.scout_seconds / 3:.0f} s of SCOUT"
+                    if args.kill_one
+                    else ""
+                )
+            )
         if args.only in (None, "scout") and args.scout_tables > 0:
             console.print(
                 f"SCOUT: {args.scout_tables} tables (2 people + easy & medium bots), "
                 f"think {args.think_ms} ms, {args.scout_seconds:.0f} s"
             )
-            phases.append(scout_phase(workdir, args))
+            if args.processes:
+                phases.append(failover().scout_phase(workdir, shared, args))
+            else:
+                phases.append(scout_phase(workdir, args))
         if args.only in (None, "flood") and args.flood_tables > 0:
             console.print(
                 f"Flood: {args.flood_tables} twelve-seat SNAP tables (1 person + 11 expert bots) "
@@ -443,7 +416,10 @@ def main(argv: list[str] | None = None) -> int:
                 f"SNAP: {args.snap_tables} tables (1 person + 1–3 medium bots), "
                 f"speed {args.game_speed:g}, {args.snap_seconds:.0f} s"
             )
-            phases.append(snap_phase(workdir, args))
+            if args.processes:
+                phases.append(failover().snap_phase(workdir, shared, args))
+            else:
+                phases.append(snap_phase(workdir, args))
     if phases:
         console.print(render(phases, args))
     for phase in phases:
@@ -469,10 +445,13 @@ def main(argv: list[str] | None = None) -> int:
             f" loop_lag_p99_ms={lag:.1f} refused={flood.errors['http_busy']}",
             flush=True,
         )
+    if args.processes:
+        print(done.get("scout", empty["scout"]).failover or "failover tables=0 resumed=0 "
+              "lost_acks=0 max_gap_ms=0 finished=0 replays_identical=0", flush=True)  # fmt: skip
     for name in ("scout", "snap"):
         phase = done.get(name, empty[name])
         print(f"{name} tables={phase.tables} p99_ms={phase.p99():.1f}", flush=True)
-    return 0
+    return 0 if all(p.ok for p in phases) else 1
 
 
 if __name__ == "__main__":

@@ -1,28 +1,27 @@
 """The simulated people of ``bench/load.py``: SCOUT people who play a random legal move after a
-think time, and SNAP people who flip on their turn and call every snap at once."""
+think time, and SNAP people who flip on their turn and call every snap at once; the table slots
+that play their games again and again; and :class:`Ports`, where a table's clients go (one
+server, or many processes: ``bench/failover.py``)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import sys
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-SNAP_CALL_RT_MS = 250
-"""The reaction time the SNAP person reports with each call."""
-CALL_TIMEOUT_S = 5.0
-"""A call whose verdict has not come by then is counted as ``call_timeout``."""
-SETUP_CONCURRENCY = 16
-"""Tables being created and joined at once during the ramp-up."""
-
+from websockets.exceptions import ConnectionClosed
 
 if __package__ in (None, ""):  # run as a script: make `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.loadkit import (  # noqa: E402
+from bench.loadkit import (
     Msg,
     Phase,
     Socket,
@@ -38,22 +37,106 @@ CALL_TIMEOUT_S = 5.0
 SETUP_CONCURRENCY = 16
 """Tables being created and joined at once during the ramp-up."""
 
+
+@dataclass
+class Ports:
+    """Where a table's clients go. One server: everything to its port. Many processes: a table
+    is created at the next live process in turn (which owns it), and each person joins and
+    connects at a random live one (so most sockets are relayed to the owner); a person whose
+    socket closes reconnects, after a short back-off, to a random live process."""
+
+    ports: list[int]
+    rng: random.Random = field(default_factory=random.Random)
+    alive: list[bool] = field(default_factory=list)
+    tables: list[Any] = field(default_factory=list)
+    """Every SCOUT table played (many processes only: :class:`ScoutTable`)."""
+    turn: int = 0
+
+    def __post_init__(self) -> None:
+        self.alive = self.alive or [True] * len(self.ports)
+
+    @property
+    def many(self) -> bool:
+        return len(self.ports) > 1
+
+    def live(self) -> list[int]:
+        return [i for i, ok in enumerate(self.alive) if ok]
+
+    def owner(self) -> int:
+        """The index of the process to create the next table at."""
+        live = self.live()
+        self.turn += 1
+        return live[self.turn % len(live)]
+
+    def pick(self) -> int:
+        """A random live process's port."""
+        return self.ports[self.rng.choice(self.live())]
+
+
+async def run_slots(
+    phase: Phase,
+    count: int,
+    seconds: float,
+    max_games: int,
+    game: Callable[[int], Awaitable[None]],
+) -> None:
+    """Run ``count`` table slots, each playing ``game(slot)`` again and again for ``seconds``
+    (at most ``max_games`` each), then cancel whatever is still playing."""
+    gate = asyncio.Semaphore(SETUP_CONCURRENCY)
+    start = time.monotonic()
+    deadline = start + seconds
+    ready = 0
+
+    async def slot(index: int) -> None:
+        nonlocal ready
+        for n in range(max_games):
+            if time.monotonic() >= deadline:
+                return
+            if n == 0:
+                await gate.acquire()  # ramp up in small groups
+                task = asyncio.ensure_future(game(index))
+                await asyncio.sleep(0.05)
+                gate.release()
+                ready += 1
+                if ready == count:
+                    phase.setup_s = time.monotonic() - start
+            else:
+                task = asyncio.ensure_future(game(index))
+            try:
+                await task
+            except (ConnectionClosed, OSError, RuntimeError, TimeoutError) as exc:
+                phase.errors[f"client_{type(exc).__name__}"] += 1
+                await asyncio.sleep(0.5)
+
+    tasks = [asyncio.ensure_future(slot(i)) for i in range(count)]
+    _, pending = await asyncio.wait(tasks, timeout=max(0.0, deadline - time.monotonic()))
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    phase.play_s = time.monotonic() - start
+
+
 # ---------------------------------------------------------------------------------- SCOUT
 
 
 class ScoutPerson:
-    """One person at a SCOUT table: acts on its turn, records when each state arrived."""
+    """One person at a SCOUT table: acts on its turn, records when each state arrived and every
+    acknowledged move; with many processes, reconnects when its socket closes."""
 
-    def __init__(self, table: ScoutTable, sock: Socket, first: Msg) -> None:
+    def __init__(self, table: ScoutTable, sock: Socket, first: Msg, token: str) -> None:
         self.table = table
+        self.token = token
         self.sock = sock
         self.latest = first
+        self.seat: int | None = first["view"].get("seat")
         self.arrivals: deque[tuple[int, float]] = deque(maxlen=64)  # (state_id, when)
         self.max_sid = first["state_id"]
         self.arrivals.append((first["state_id"], time.perf_counter()))
         self.busy = False  # an act is scheduled or waiting for its ack/error
         self.acted_on = -1
-        self.sent_at: dict[int, float] = {}  # ref -> perf_counter at send
+        self.sent_at: dict[int, tuple[float, Any]] = {}  # ref -> (perf_counter at send, action)
+        self.acked: list[tuple[int, Any]] = []
+        """Every acknowledged move: (state_id, action)."""
         self.ref = 0
         self.finished = bool(first.get("finished"))
 
@@ -67,27 +150,49 @@ class ScoutPerson:
     async def run(self) -> None:
         self.maybe_act()
         while not (self.finished and not self.busy):
-            msg = await self.sock.recv()
-            now = time.perf_counter()
-            kind = msg["type"]
-            if kind == "state":
-                sid = msg["state_id"]
-                if sid > self.max_sid:
-                    self.max_sid = sid
-                    self.arrivals.append((sid, now))
-                    self.table.on_state(self, sid, now)
-                self.latest = msg
-                self.finished = bool(msg.get("finished"))
-            elif kind == "ack":
-                sent = self.sent_at.pop(msg.get("ref", -1), None)
-                if sent is not None:
-                    self.table.on_ack(msg["state_id"], sent)
-                self.busy = False
-            elif kind == "error":
-                self.table.phase.errors[msg["code"]] += 1
-                self.sent_at.pop(msg.get("ref", -1), None)
-                self.busy = False
+            try:
+                msg = await self.sock.recv()
+            except (ConnectionClosed, OSError):
+                if self.table.reconnect is None:
+                    raise
+                await self.table.reconnect(self)
+                self.maybe_act()
+                continue
+            self.receive(msg)
             self.maybe_act()
+
+    def receive(self, msg: Msg) -> None:
+        now = time.perf_counter()
+        kind = msg["type"]
+        if kind == "state":
+            if self.table.reconnect is not None:
+                self.table.states.append(now)
+            sid = msg["state_id"]
+            if sid > self.max_sid:
+                self.max_sid = sid
+                self.arrivals.append((sid, now))
+                self.table.on_state(self, sid, now)
+            self.latest = msg
+            self.finished = bool(msg.get("finished"))
+        elif kind == "ack":
+            sent = self.sent_at.pop(msg.get("ref", -1), None)
+            if sent is not None:
+                self.acked.append((msg["state_id"], sent[1]))
+                self.table.on_ack(msg["state_id"], sent[0])
+            self.busy = False
+        elif kind == "error":
+            self.table.phase.errors[msg["code"]] += 1
+            self.sent_at.pop(msg.get("ref", -1), None)
+            self.busy = False
+
+    def resume(self, sock: Socket, first: Msg) -> None:
+        """Carry on over a new socket whose first state is ``first`` (a move sent on the old one
+        and not acknowledged is forgotten: it may or may not have been played)."""
+        self.sock = sock
+        self.sent_at.clear()
+        self.busy = False
+        self.acted_on = -1
+        self.receive(first)
 
     def maybe_act(self) -> None:
         msg = self.latest
@@ -111,8 +216,9 @@ class ScoutPerson:
         self.acted_on = msg["state_id"]
         self.ref += 1
         action = self.table.rng.choice(msg["actions"])
-        self.sent_at[self.ref] = time.perf_counter()
-        await self.sock.send("act", state_id=msg["state_id"], action=action, ref=self.ref)
+        self.sent_at[self.ref] = (time.perf_counter(), action)
+        with contextlib.suppress(ConnectionClosed, OSError):  # run() reconnects (or fails)
+            await self.sock.send("act", state_id=msg["state_id"], action=action, ref=self.ref)
 
 
 class ScoutTable:
@@ -125,6 +231,19 @@ class ScoutTable:
         self.people: list[ScoutPerson] = []
         self.pending: list[tuple[int, float, set[ScoutPerson]]] = []
         self.tasks: set[asyncio.Task[None]] = set()
+        self.table_id = ""
+        self.owner = 0
+        """The index of the process that created (owns) the table."""
+        self.reconnect: Callable[[ScoutPerson], Awaitable[None]] | None = None
+        self.states: list[float] = []
+        """When a person received a state (``time.perf_counter()``; many processes only)."""
+        self.since = 0.0
+        """When its people sat down (``time.perf_counter()``)."""
+        self.task: asyncio.Task[Any] | None = None
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.people) and all(p.finished for p in self.people)
 
     def on_ack(self, state_id: int, sent: float) -> None:
         waiting = {p for p in self.people if p.reached(state_id) is None}
@@ -148,26 +267,62 @@ class ScoutTable:
         self.pending = keep
 
 
-async def scout_game(port: int, phase: Phase, rng: random.Random, args: Any) -> None:
+async def _reopen(stack: contextlib.AsyncExitStack, ports: Ports, table_id: str, token: str,
+                  phase: Phase) -> tuple[Socket, Msg]:  # fmt: skip
+    """A person's socket at a random live process, after a back-off of 0.15–0.45 s between
+    attempts (as a browser would), for at most 30 s."""
+    give_up = time.monotonic() + 30
+    while True:
+        await asyncio.sleep(ports.rng.uniform(0.15, 0.45))
+        try:
+            found: tuple[Socket, Msg] = await stack.enter_async_context(
+                open_seat(ports.pick(), table_id, token, phase)
+            )
+            phase.errors["reconnected"] += 1
+            return found
+        except (ConnectionClosed, OSError, TimeoutError):
+            if time.monotonic() > give_up:
+                raise
+
+
+async def scout_game(ports: Ports, phase: Phase, rng: random.Random, args: Any) -> None:
     """Create a SCOUT table (2 people, 2 bots), play it to its end, close it."""
     seats = [{"kind": "open"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "medium"}]
+    owner = ports.owner()
     status, made = await post_json(
-        port, "/api/tables", {"game": "scout", "name": "Host", "seats": seats}
+        ports.ports[owner], "/api/tables", {"game": "scout", "name": "Host", "seats": seats}
     )
     if status != 201:
         phase.errors[f"http_{made.get('code', status)}"] += 1
         raise RuntimeError(f"create: {status} {made}")
     table_id = made["table_id"]
-    status, joined = await post_json(port, f"/api/tables/{table_id}/join", {"name": "Guest"})
+    status, joined = await post_json(
+        ports.pick(), f"/api/tables/{table_id}/join", {"name": "Guest"}
+    )
     if status != 200:
         phase.errors[f"http_{joined.get('code', status)}"] += 1
         raise RuntimeError(f"join: {status} {joined}")
     table = ScoutTable(phase, rng, parse_range(args.think_ms))
-    async with (
-        open_seat(port, table_id, made["token"], phase) as (host, first0),
-        open_seat(port, table_id, joined["token"], phase) as (guest, first1),
-    ):
-        table.people = [ScoutPerson(table, host, first0), ScoutPerson(table, guest, first1)]
+    table.table_id, table.owner, table.task = table_id, owner, asyncio.current_task()
+    async with contextlib.AsyncExitStack() as stack:
+        host, first0 = await stack.enter_async_context(
+            open_seat(ports.pick(), table_id, made["token"], phase)
+        )
+        guest, first1 = await stack.enter_async_context(
+            open_seat(ports.pick(), table_id, joined["token"], phase)
+        )
+        table.people = [
+            ScoutPerson(table, host, first0, made["token"]),
+            ScoutPerson(table, guest, first1, joined["token"]),
+        ]
+        table.since = time.perf_counter()
+        if ports.many:
+            ports.tables.append(table)
+
+            async def reconnect(person: ScoutPerson) -> None:
+                person.resume(*await _reopen(stack, ports, table_id, person.token, phase))
+
+            table.reconnect = reconnect
         phase.games_started += 1
         await host.send("start")
         try:
@@ -282,18 +437,18 @@ class SnapPerson:
 
 
 async def snap_game(
-    port: int, phase: Phase, rng: random.Random, args: Any, bots: int, level: str = "medium"
+    ports: Ports, phase: Phase, rng: random.Random, args: Any, bots: int, level: str = "medium"
 ) -> None:
     """Create a SNAP table (1 person, ``bots`` bots of ``level``), play it to its end, close
     it."""
     seats = [{"kind": "bot", "level": level}] * bots
     status, made = await post_json(
-        port, "/api/tables", {"game": "snap", "name": "Host", "seats": seats}
+        ports.ports[ports.owner()], "/api/tables", {"game": "snap", "name": "Host", "seats": seats}
     )
     if status != 201:
         phase.errors[f"http_{made.get('code', status)}"] += 1
         raise RuntimeError(f"create: {status} {made}")
-    async with open_seat(port, made["table_id"], made["token"], phase) as (sock, first):
+    async with open_seat(ports.pick(), made["table_id"], made["token"], phase) as (sock, first):
         person = SnapPerson(sock, first, phase, rng, args)
         phase.games_started += 1
         try:

@@ -73,6 +73,10 @@ class Phase:
     http_ms: list[float] = field(default_factory=list)
     loop_lag_p99_ms: list[float] = field(default_factory=list)
     store_waiting: list[int] = field(default_factory=list)
+    failover: str = ""
+    """Many processes: the ``failover`` line for scripts (``bench/failover.py``)."""
+    ok: bool = True
+    """Many processes: no acknowledged move lost, and every killed process's table resumed."""
 
     def sample(self, ms: float, kind: str | None = None) -> None:
         self.samples.append(ms)
@@ -105,10 +109,14 @@ class Server:
         script: str | None = None,
         bot_delay: tuple[float, float] = (0, 0),
         env: dict[str, str] | None = None,
+        db: str | None = None,
+        more: list[str] | None = None,
     ) -> None:
         self.port = free_port()
         self.script = script
-        self.db = workdir / f"{name}.db"
+        self.db = db or str(workdir / f"{name}.db")
+        self.more = list(more or [])
+        """More options of ``parlour serve`` (e.g. ``--redis URL``)."""
         self.log = workdir / f"{name}.log"
         self.profile = profile
         self.env = {
@@ -138,7 +146,7 @@ class Server:
             command += ["-m", "cProfile", "-o", str(self.profile)]
         command += [self.script] if self.script else ["-m", "parlour.cli.main"]
         command += ["serve", "--host", HOST, "--port", str(self.port)]
-        command += ["--db", str(self.db)]
+        command += ["--db", self.db, *self.more]
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 command,
@@ -178,30 +186,36 @@ class Server:
 
 class ProcSampler:
     """Samples a process's CPU (% of one core, from /proc/<pid>/stat) and RSS (VmRSS) and this
-    process's own CPU, once a second."""
+    process's own CPU, once a second; given several processes (the servers of a cluster), their
+    sums (a process that is gone counts for nothing)."""
 
     TICK = os.sysconf("SC_CLK_TCK")
 
-    def __init__(self, pid: int, phase: Phase) -> None:
-        self.pid = pid
+    def __init__(self, pid: int | list[int], phase: Phase) -> None:
+        self.pids = [pid] if isinstance(pid, int) else list(pid)
         self.phase = phase
 
-    def _ticks(self) -> int | None:
-        try:
-            text = Path(f"/proc/{self.pid}/stat").read_text()
-        except OSError:
-            return None
-        fields = text.rsplit(")", 1)[1].split()
-        return int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+    def _ticks(self) -> dict[int, int]:
+        found = {}
+        for pid in self.pids:
+            try:
+                text = Path(f"/proc/{pid}/stat").read_text()
+            except OSError:
+                continue
+            fields = text.rsplit(")", 1)[1].split()
+            found[pid] = int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+        return found
 
     def _rss_mb(self) -> float | None:
-        try:
-            for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-        except OSError:
-            pass
-        return None
+        total = None
+        for pid in self.pids:
+            try:
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        total = (total or 0) + int(line.split()[1]) / 1024
+            except OSError:
+                pass
+        return total
 
     def _children_ticks(self) -> int:
         # CPU of the server's own child processes (the bots' process pool).
@@ -213,7 +227,7 @@ class ProcSampler:
                 fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-            if int(fields[1]) == self.pid:  # the parent's pid (field 4)
+            if int(fields[1]) in self.pids:  # the parent's pid (field 4)
                 total += int(fields[11]) + int(fields[12])
         return total
 
@@ -232,8 +246,10 @@ class ProcSampler:
             wall, ticks, own = time.monotonic(), self._ticks(), sum(os.times()[:2])
             busy, kids = self._busy_ticks(), self._children_ticks()
             span = wall - last_wall
-            if ticks is not None and last_ticks is not None and span > 0:
-                server = 100 * (ticks - last_ticks) / self.TICK / span
+            both = ticks.keys() & last_ticks.keys()
+            if both and span > 0:
+                used = sum(ticks[pid] - last_ticks[pid] for pid in both)
+                server = 100 * used / self.TICK / span
                 bots = 100 * max(0, kids - last_kids) / self.TICK / span
                 client = 100 * (own - last_own) / span
                 everyone = 100 * (busy - last_busy) / self.TICK / span

@@ -1,10 +1,10 @@
-"""The load harness runs against a real server and ends with the two lines scripts read (the
-speed it measures is not tested here: a handful of tables for a few seconds)."""
+"""The load harness runs against a real server (or several processes sharing real PostgreSQL and
+Redis servers) and ends with the lines scripts read (the speed it measures is not tested here: a
+handful of tables for a few seconds)."""
 
 from __future__ import annotations
 
 import math
-import os
 import re
 
 import pytest
@@ -40,19 +40,28 @@ def test_the_flood_scenario_reports_http_latency_and_loop_lag(
                                                  "snap tables=0 p99_ms=nan"]  # fmt: skip
 
 
-def test_many_processes_with_one_killed_lose_no_acknowledged_move(
-    capsys: pytest.CaptureFixture[str],
+def test_many_processes_play_both_games_and_one_killed_loses_no_acknowledged_move(
+    capsys: pytest.CaptureFixture[str], redis_url: str, postgres_admin: str
 ) -> None:
+    """Two processes on PostgreSQL and Redis play SCOUT (two people a table, sockets at random
+    processes) and then SNAP; the first is killed during SCOUT: its tables resume, play on to
+    their end, and their stored inputs replay to the end the people saw."""
     argv = ["--processes", "2", "--kill-one", "--scout-tables", "4", "--scout-seconds", "15"]
+    argv += ["--snap-tables", "2", "--snap-seconds", "6", "--game-speed", "4"]
     argv += ["--think-ms", "300-500", "--bot-delay-ms", "100-200", "--lease-ms", "1000"]
-    argv += ["--renew-ms", "200"]
-    if os.environ.get("PARLOUR_TEST_REDIS"):
-        argv += ["--redis", os.environ["PARLOUR_TEST_REDIS"]]
+    argv += ["--renew-ms", "200", "--finish-seconds", "120"]
+    argv += ["--redis", redis_url, "--db", postgres_admin]
     assert load.main(argv) == 0
     lines = capsys.readouterr().out.strip().splitlines()
-    failover = re.fullmatch(r"failover tables=(\d+) resumed=(\d+) lost_acks=0 max_gap_ms=(\d+)",
-                            lines[-2])  # fmt: skip
-    assert failover is not None, lines[-2:]
-    assert failover[1] == failover[2] == "2", lines[-3:]  # the killed process's tables resumed
+    failover = re.fullmatch(
+        r"failover tables=(\d+) resumed=(\d+) lost_acks=0 max_gap_ms=(\d+) finished=(\d+) "
+        r"replays_identical=(\d+)",
+        lines[-3],
+    )
+    assert failover is not None, lines[-4:]
+    # the killed process owned about every other table: they resumed, finished, replay the same
+    assert int(failover[1]) > 0, lines[-4:]
+    assert failover[1] == failover[2] == failover[4] == failover[5], lines[-4:]
     assert int(failover[3]) < 1000 + 3000, "within the lease and 3 s"
-    assert re.fullmatch(r"scout tables=4 p99_ms=\d+\.\d", lines[-1]), lines[-1]
+    assert re.fullmatch(r"scout tables=4 p99_ms=\d+\.\d", lines[-2]), lines[-2]
+    assert re.fullmatch(r"snap tables=2 p99_ms=(\d+\.\d|nan)", lines[-1]), lines[-1]
