@@ -298,6 +298,14 @@ def _check(db: str, tables: list[ScoutTable], victims: list[ScoutTable],
     finished = [t for t in victims if t.finished]
     same = _identical(db, finished)
     late = sum(gap > args.lease_ms + 3000 for gap in gaps)
+    for table in victims:
+        if not table.finished:
+            task = table.task
+            why = "still playing" if task is None or not task.done() else (
+                "cancelled" if task.cancelled() else repr(task.exception()))  # fmt: skip
+            people = [(p.max_sid, p.finished, p.busy, len(p.sent_at)) for p in table.people]
+            print(f"unfinished {table.table_id}: {why}; people (state, finished, busy, "
+                  f"waiting) {people}", flush=True)  # fmt: skip
     print(f"killed process 0 with {len(victims)} unfinished tables; lease {args.lease_ms} ms: "
           f"{late} resumed more than 3 s after the lease", flush=True)  # fmt: skip
     return (f"failover tables={len(victims)} resumed={resumed} lost_acks={lost} "

@@ -341,8 +341,8 @@ def main(argv: list[str] | None = None) -> int:
     cluster.add_argument("--lease-ms", type=int, default=5000, help="table leases (5000)")
     cluster.add_argument("--renew-ms", type=int, default=1000, help="lease renewal (1000)")
     cluster.add_argument(
-        "--finish-seconds", type=float, default=120,
-        help="with --kill-one: how long the killed process's tables may take to finish (120)",
+        "--finish-seconds", type=float, default=240,
+        help="with --kill-one: how long the killed process's tables may take to finish (240)",
     )  # fmt: skip
     limits = parser.add_argument_group(
         "scenarios for the server's limits (bench/load_limits.py): --scenario NAME runs one "

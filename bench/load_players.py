@@ -269,14 +269,17 @@ class ScoutTable:
 
 async def _reopen(stack: contextlib.AsyncExitStack, ports: Ports, table_id: str, token: str,
                   phase: Phase) -> tuple[Socket, Msg]:  # fmt: skip
-    """A person's socket at a random live process, after a back-off of 0.15–0.45 s between
-    attempts (as a browser would), for at most 30 s."""
+    """A person's socket at a random live process, as a browser reconnects: after a back-off of
+    0.3 s doubling between attempts, each drawn between half and one and a half times (capped
+    at 1 s here, to see a table resume soon after it does), for at most 30 s."""
     give_up = time.monotonic() + 30
+    back_off = 0.3
     while True:
-        await asyncio.sleep(ports.rng.uniform(0.15, 0.45))
+        await asyncio.sleep(min(1.0, back_off * ports.rng.uniform(0.5, 1.5)))
+        back_off *= 2
         try:
-            found: tuple[Socket, Msg] = await stack.enter_async_context(
-                open_seat(ports.pick(), table_id, token, phase)
+            found: tuple[Socket, Msg] = await asyncio.wait_for(
+                stack.enter_async_context(open_seat(ports.pick(), table_id, token, phase)), 10
             )
             phase.errors["reconnected"] += 1
             return found
