@@ -229,18 +229,10 @@ def scout_phase(workdir: Path, shared: tuple[str, str], args: Any) -> Phase:
         for task in games:
             task.cancel()
         await asyncio.gather(*games, return_exceptions=True)
-        if args.kill_one:
-            phase.failover = await asyncio.to_thread(
-                _check, shared[0], ports.tables, victims, killed, args
-            )
-            every = len(victims)
-            phase.ok = phase.failover.startswith(
-                f"failover tables={every} resumed={every} lost_acks=0 "
-            )
-        else:
-            lost = await asyncio.to_thread(_lost, shared[0], ports.tables)
-            phase.failover = f"failover tables=0 resumed=0 lost_acks={lost} max_gap_ms=0"
-            phase.ok = lost == 0
+        found = await asyncio.to_thread(_check, shared[0], ports.tables, victims, killed, args)
+        phase.failover = "failover " + " ".join(f"{k}={v}" for k, v in found.items())
+        phase.ok = (found["lost_acks"] == 0 and found["resumed"] == found["tables"]
+                    and found["replays_identical"] == found["finished"])  # fmt: skip
 
     _phase_with_cluster(phase, workdir, shared, args, 1.0, body)
     return phase
@@ -285,8 +277,8 @@ def _identical(db: str, tables: list[ScoutTable]) -> int:
 
 
 def _check(db: str, tables: list[ScoutTable], victims: list[ScoutTable],
-           killed: dict[str, Any], args: Any) -> str:  # fmt: skip
-    """The ``failover`` line."""
+           killed: dict[str, Any], args: Any) -> dict[str, int]:  # fmt: skip
+    """The figures of the ``failover`` line, in its order."""
     at = killed.get("at", math.inf)
     before = killed.get("tables", {})
     resumed, gaps = 0, []
@@ -294,20 +286,23 @@ def _check(db: str, tables: list[ScoutTable], victims: list[ScoutTable],
         resumed += max((p.max_sid for p in table.people), default=0) > before.get(table, 0)
         after = [t for t in table.states if t > at]
         gaps.append(((after[0] if after else time.perf_counter()) - at) * 1000)
-    lost = _lost(db, tables)
     finished = [t for t in victims if t.finished]
-    same = _identical(db, finished)
     late = sum(gap > args.lease_ms + 3000 for gap in gaps)
-    for table in victims:
-        if not table.finished:
-            task = table.task
-            why = "still playing" if task is None or not task.done() else (
-                "cancelled" if task.cancelled() else repr(task.exception()))  # fmt: skip
-            people = [(p.max_sid, p.finished, p.busy, len(p.sent_at)) for p in table.people]
-            print(f"unfinished {table.table_id}: {why}; people (state, finished, busy, "
-                  f"waiting) {people}", flush=True)  # fmt: skip
-    print(f"killed process 0 with {len(victims)} unfinished tables; lease {args.lease_ms} ms: "
-          f"{late} resumed more than 3 s after the lease", flush=True)  # fmt: skip
-    return (f"failover tables={len(victims)} resumed={resumed} lost_acks={lost} "
-            f"max_gap_ms={max(gaps, default=0):.0f} finished={len(finished)} "
-            f"replays_identical={same}")  # fmt: skip
+    for table in [t for t in victims if not t.finished][:10]:  # why (the first ten)
+        task = table.task
+        why = "still playing at the end of --finish-seconds" if task is None or not task.done() or (
+            task.cancelled()) else repr(task.exception())  # fmt: skip
+        people = [(p.max_sid, p.finished, p.busy, len(p.sent_at)) for p in table.people]
+        print(f"unfinished {table.table_id}: {why}; people (state, finished, busy, "
+              f"waiting) {people}", flush=True)  # fmt: skip
+    if args.kill_one:
+        print(f"killed process 0 with {len(victims)} unfinished tables; lease {args.lease_ms} "
+              f"ms: {late} resumed more than 3 s after the lease", flush=True)  # fmt: skip
+    return {
+        "tables": len(victims),
+        "resumed": resumed,
+        "lost_acks": _lost(db, tables),
+        "max_gap_ms": round(max(gaps, default=0)),
+        "finished": len(finished),
+        "replays_identical": _identical(db, finished),
+    }
