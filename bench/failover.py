@@ -7,23 +7,24 @@ phase under a key prefix of its own), with the settings of the single-process ph
 phases play the same games as with one server (``bench/load_players.py``): SCOUT tables of two
 people and two bots, measuring a person's ``act`` to the moment *every* person at the table has
 the new state; SNAP tables of one person and one to three Medium bots in real time, measuring
-call to verdict. A table is created at the next process in turn (which owns it); each person
-joins and connects at a random process, so most sockets are relayed to the owner.
+call to verdict. A table is created at the next live process in turn (which owns it); each
+person joins and connects at a random process, so most sockets are relayed to the owner.
 
-With ``--kill-one`` the first process is SIGKILLed when a third of ``--scout-seconds`` has
-passed; a person whose socket closes reconnects to a random live process after a short
-back-off, as a browser would. When the time is up, the killed process's tables play on to their
-end with short think times (at most ``--finish-seconds``), every other table is closed; then
-every acknowledged move is looked up in the store, and the stored inputs of each of the killed
+With ``--kill-one`` the first process of each phase is SIGKILLed a third of the way into it; a
+person whose socket closes reconnects to a random live process with a browser's back-off. When
+the time is up, the killed process's tables play on to their end (SCOUT people then think at
+most 0.1 s), for at most ``--finish-seconds``; every other table is closed. Then every
+acknowledged input is looked up in the store, and the stored inputs of each of the killed
 process's finished tables are replayed on a fresh table (the server's own replay) and compared
-with the end every person saw. Prints, before the ``scout`` and ``snap`` lines, for scripts::
+with the end every person saw. Prints, before the ``scout`` and ``snap`` lines, for scripts
+(both phases together)::
 
     failover tables=<tables the killed process owned, unfinished at the kill> resumed=<of those,
-        with a new state after the kill> lost_acks=<acknowledged moves missing from the store>
+        with a new state after the kill> lost_acks=<acknowledged inputs missing from the store>
         max_gap_ms=<longest time, at one of those tables, from the kill to a person's next
         state, from the process that took the table over> finished=<of those, played to their
         end> replays_identical=<of those, whose stored inputs replayed give the end the people
-        saw>
+        saw: the outcome and every seat's public view>
 """
 
 from __future__ import annotations
@@ -41,13 +42,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from bench.load_players import Ports, ScoutTable, run_slots, scout_game, snap_game
+from bench.load_players import Played, Ports, run_slots, scout_game, snap_game
 from bench.loadkit import HOST, Phase, ProcSampler, Server, free_port, parse_range
 from parlour.server.replay import replay
 from parlour.store import open_store
 
-OVERTIME_THINK_MS = (0.0, 100.0)
-"""A person's think time while the killed process's tables play on to their end."""
+FIGURES = ("tables", "resumed", "lost_acks", "max_gap_ms", "finished", "replays_identical")
+"""The figures of the ``failover`` line, in its order."""
 
 
 @contextlib.contextmanager
@@ -176,32 +177,46 @@ def snap_phase(workdir: Path, shared: tuple[str, str], args: Any) -> Phase:
     phase = Phase("snap", args.snap_tables)
     rng = random.Random(args.seed + 1)
 
-    async def body(ports: Ports, servers: list[Server]) -> None:
-        def game(i: int) -> Awaitable[None]:
-            return snap_game(ports, phase, random.Random(rng.random()), args, 1 + i % 3)
+    def game(ports: Ports, i: int) -> Awaitable[None]:
+        return snap_game(ports, phase, random.Random(rng.random()), args, 1 + i % 3)
 
-        await run_slots(phase, args.snap_tables, args.snap_seconds, args.max_games, game)
-
-    _phase_with_cluster(phase, workdir, shared, args, args.game_speed, body)
-    return phase
+    return _phase(phase, workdir, shared, args, args.game_speed, args.snap_seconds, game)
 
 
 def scout_phase(workdir: Path, shared: tuple[str, str], args: Any) -> Phase:
     phase = Phase("scout", args.scout_tables)
     rng = random.Random(args.seed)
+
+    def game(ports: Ports, i: int) -> Awaitable[None]:
+        return scout_game(ports, phase, random.Random(rng.random()), args)
+
+    return _phase(phase, workdir, shared, args, 1.0, args.scout_seconds, game)
+
+
+def _phase(
+    phase: Phase,
+    workdir: Path,
+    shared: tuple[str, str],
+    args: Any,
+    speed: float,
+    seconds: float,
+    game: Callable[[Ports, int], Awaitable[None]],
+) -> Phase:
+    """Play ``phase.tables`` slots of ``game`` for ``seconds`` on a new cluster (with
+    ``--kill-one``: kill its first process a third of the way in and let its tables play on to
+    their end); then check the store."""
     killed: dict[str, Any] = {}
 
     async def body(ports: Ports, servers: list[Server]) -> None:
         games: list[asyncio.Future[None]] = []
 
-        async def game(i: int) -> None:
+        async def slot(i: int) -> None:
             # shielded: at the deadline the killed process's tables play on (see below)
-            games.append(asyncio.ensure_future(
-                scout_game(ports, phase, random.Random(rng.random()), args)))  # fmt: skip
+            games.append(asyncio.ensure_future(game(ports, i)))
             await asyncio.shield(games[-1])
 
         async def kill() -> None:
-            await asyncio.sleep(args.scout_seconds / 3)
+            await asyncio.sleep(seconds / 3)
             proc = servers[0].proc
             assert proc is not None
             proc.send_signal(signal.SIGKILL)
@@ -212,14 +227,14 @@ def scout_phase(workdir: Path, shared: tuple[str, str], args: Any) -> Phase:
 
         killer = asyncio.ensure_future(kill()) if args.kill_one else None
         try:
-            await run_slots(phase, args.scout_tables, args.scout_seconds, args.max_games, game)
+            await run_slots(phase, phase.tables, seconds, args.max_games, slot)
         finally:
             if killer is not None:
                 killer.cancel()
         victims = [t for t in ports.tables if t.owner == 0 and (t in killed.get("tables", {})
                    or t.since > killed.get("at", math.inf))]  # fmt: skip
         for table in victims:
-            table.think = OVERTIME_THINK_MS
+            table.hurry()
         for table in ports.tables:
             if table not in victims and table.task is not None:
                 table.task.cancel()
@@ -229,16 +244,27 @@ def scout_phase(workdir: Path, shared: tuple[str, str], args: Any) -> Phase:
         for task in games:
             task.cancel()
         await asyncio.gather(*games, return_exceptions=True)
-        found = await asyncio.to_thread(_check, shared[0], ports.tables, victims, killed, args)
-        phase.failover = "failover " + " ".join(f"{k}={v}" for k, v in found.items())
+        found = await asyncio.to_thread(
+            _check, shared[0], ports.tables, victims, killed, args, phase.name
+        )
+        phase.failover = found
         phase.ok = (found["lost_acks"] == 0 and found["resumed"] == found["tables"]
                     and found["replays_identical"] == found["finished"])  # fmt: skip
 
-    _phase_with_cluster(phase, workdir, shared, args, 1.0, body)
+    _phase_with_cluster(phase, workdir, shared, args, speed, body)
     return phase
 
 
-def _lost(db: str, tables: list[ScoutTable]) -> int:
+def failover_line(phases: list[Phase]) -> str:
+    """The ``failover`` line of the phases (the sum of their figures; the longest gap)."""
+    figures = dict.fromkeys(FIGURES, 0)
+    for phase in phases:
+        for key, value in phase.failover.items():
+            figures[key] = max(figures[key], value) if key == "max_gap_ms" else figures[key] + value
+    return "failover " + " ".join(f"{k}={v}" for k, v in figures.items())
+
+
+def _lost(db: str, tables: list[Played]) -> int:
     """Acknowledged moves missing from the store (not at their state id, or not that seat's)."""
     store = open_store(db)
     lost = 0
@@ -256,7 +282,7 @@ def _lost(db: str, tables: list[ScoutTable]) -> int:
     return lost
 
 
-def _identical(db: str, tables: list[ScoutTable]) -> int:
+def _identical(db: str, tables: list[Played]) -> int:
     """Of ``tables`` (finished), how many replay, from the stored inputs on a fresh table, to
     the end every person saw (its outcome and every seat's public view)."""
     store = open_store(db)
@@ -276,8 +302,8 @@ def _identical(db: str, tables: list[ScoutTable]) -> int:
     return same
 
 
-def _check(db: str, tables: list[ScoutTable], victims: list[ScoutTable],
-           killed: dict[str, Any], args: Any) -> dict[str, int]:  # fmt: skip
+def _check(db: str, tables: list[Played], victims: list[Played],
+           killed: dict[str, Any], args: Any, name: str) -> dict[str, int]:  # fmt: skip
     """The figures of the ``failover`` line, in its order."""
     at = killed.get("at", math.inf)
     before = killed.get("tables", {})
@@ -292,12 +318,16 @@ def _check(db: str, tables: list[ScoutTable], victims: list[ScoutTable],
         task = table.task
         why = "still playing at the end of --finish-seconds" if task is None or not task.done() or (
             task.cancelled()) else repr(task.exception())  # fmt: skip
-        people = [(p.max_sid, p.finished, p.busy, len(p.sent_at)) for p in table.people]
-        print(f"unfinished {table.table_id}: {why}; people (state, finished, busy, "
-              f"waiting) {people}", flush=True)  # fmt: skip
+        people = [(p.max_sid, p.finished) for p in table.people]
+        print(f"{name}: unfinished {table.table_id}: {why}; people (state, finished) {people}",
+              flush=True)  # fmt: skip
+    acked = sum(len(p.acked) for t in tables for p in t.people)
+    print(f"{name}: {len(tables)} games, {acked} acknowledged inputs looked up in the store",
+          flush=True)  # fmt: skip
     if args.kill_one:
-        print(f"killed process 0 with {len(victims)} unfinished tables; lease {args.lease_ms} "
-              f"ms: {late} resumed more than 3 s after the lease", flush=True)  # fmt: skip
+        print(f"{name}: killed process 0 with {len(victims)} unfinished tables; lease "
+              f"{args.lease_ms} ms: {late} resumed more than 3 s after the lease",
+              flush=True)  # fmt: skip
     return {
         "tables": len(victims),
         "resumed": resumed,

@@ -391,7 +391,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{args.processes} processes sharing {'PostgreSQL' if args.db else 'SQLite'} and "
                 f"Redis; each table created at the next process, each person at a random one"
                 + (
-                    f"; the first killed after {args.scout_seconds / 3:.0f} s of SCOUT"
+                    "; in each phase the first is killed a third of the way in"
                     if args.kill_one
                     else ""
                 )
@@ -446,8 +446,7 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
     if args.processes:
-        print(done.get("scout", empty["scout"]).failover or "failover tables=0 resumed=0 "
-              "lost_acks=0 max_gap_ms=0 finished=0 replays_identical=0", flush=True)  # fmt: skip
+        print(failover().failover_line(phases), flush=True)
     for name in ("scout", "snap"):
         phase = done.get(name, empty[name])
         print(f"{name} tables={phase.tables} p99_ms={phase.p99():.1f}", flush=True)

@@ -36,6 +36,8 @@ CALL_TIMEOUT_S = 5.0
 """A call whose verdict has not come by then is counted as ``call_timeout``."""
 SETUP_CONCURRENCY = 16
 """Tables being created and joined at once during the ramp-up."""
+OVERTIME_THINK_MS = (0.0, 100.0)
+"""A SCOUT person's think time while the killed process's tables play on to their end."""
 
 
 @dataclass
@@ -119,6 +121,46 @@ async def run_slots(
 # ---------------------------------------------------------------------------------- SCOUT
 
 
+class Played:
+    """One game at a table as the many-processes checks see it (``bench/failover.py``): where it
+    is, its people (each with ``seat``, ``acked``, ``max_sid``, ``latest``, ``finished``), when
+    they received states, and how a person whose socket closed reconnects."""
+
+    def __init__(self) -> None:
+        self.table_id = ""
+        self.owner = 0
+        """The index of the process that created (owns) the table."""
+        self.task: asyncio.Task[Any] | None = None
+        self.states: list[float] = []
+        """When a person received a state (``time.perf_counter()``; many processes only)."""
+        self.since = 0.0
+        """When its people sat down (``time.perf_counter()``)."""
+        self.reconnect: Callable[[Any], Awaitable[None]] | None = None
+        self.people: list[Any] = []
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.people) and all(p.finished for p in self.people)
+
+    def hurry(self) -> None:
+        """Play on to the end quickly (the killed process's tables, after the timed period)."""
+
+    def sat(self, ports: Ports, table_id: str, owner: int, stack: contextlib.AsyncExitStack,
+            phase: Phase) -> None:  # fmt: skip
+        """The people have sat down: with many processes, register the table and reconnect a
+        person whose socket closes."""
+        self.table_id, self.owner, self.task = table_id, owner, asyncio.current_task()
+        self.since = time.perf_counter()
+        if not ports.many:
+            return
+        ports.tables.append(self)
+
+        async def reconnect(person: Any) -> None:
+            await person.resume(*await _reopen(stack, ports, table_id, person.token, phase))
+
+        self.reconnect = reconnect
+
+
 class ScoutPerson:
     """One person at a SCOUT table: acts on its turn, records when each state arrived and every
     acknowledged move; with many processes, reconnects when its socket closes."""
@@ -185,7 +227,7 @@ class ScoutPerson:
             self.sent_at.pop(msg.get("ref", -1), None)
             self.busy = False
 
-    def resume(self, sock: Socket, first: Msg) -> None:
+    async def resume(self, sock: Socket, first: Msg) -> None:
         """Carry on over a new socket whose first state is ``first`` (a move sent on the old one
         and not acknowledged is forgotten: it may or may not have been played)."""
         self.sock = sock
@@ -221,29 +263,20 @@ class ScoutPerson:
             await self.sock.send("act", state_id=msg["state_id"], action=action, ref=self.ref)
 
 
-class ScoutTable:
+class ScoutTable(Played):
     """The two people of one SCOUT table and the pending latency measurements."""
 
     def __init__(self, phase: Phase, rng: random.Random, think: tuple[float, float]) -> None:
+        super().__init__()
         self.phase = phase
         self.rng = rng
         self.think = think
         self.people: list[ScoutPerson] = []
         self.pending: list[tuple[int, float, set[ScoutPerson]]] = []
         self.tasks: set[asyncio.Task[None]] = set()
-        self.table_id = ""
-        self.owner = 0
-        """The index of the process that created (owns) the table."""
-        self.reconnect: Callable[[ScoutPerson], Awaitable[None]] | None = None
-        self.states: list[float] = []
-        """When a person received a state (``time.perf_counter()``; many processes only)."""
-        self.since = 0.0
-        """When its people sat down (``time.perf_counter()``)."""
-        self.task: asyncio.Task[Any] | None = None
 
-    @property
-    def finished(self) -> bool:
-        return bool(self.people) and all(p.finished for p in self.people)
+    def hurry(self) -> None:
+        self.think = OVERTIME_THINK_MS
 
     def on_ack(self, state_id: int, sent: float) -> None:
         waiting = {p for p in self.people if p.reached(state_id) is None}
@@ -306,7 +339,6 @@ async def scout_game(ports: Ports, phase: Phase, rng: random.Random, args: Any) 
         phase.errors[f"http_{joined.get('code', status)}"] += 1
         raise RuntimeError(f"join: {status} {joined}")
     table = ScoutTable(phase, rng, parse_range(args.think_ms))
-    table.table_id, table.owner, table.task = table_id, owner, asyncio.current_task()
     async with contextlib.AsyncExitStack() as stack:
         host, first0 = await stack.enter_async_context(
             open_seat(ports.pick(), table_id, made["token"], phase)
@@ -318,14 +350,7 @@ async def scout_game(ports: Ports, phase: Phase, rng: random.Random, args: Any) 
             ScoutPerson(table, host, first0, made["token"]),
             ScoutPerson(table, guest, first1, joined["token"]),
         ]
-        table.since = time.perf_counter()
-        if ports.many:
-            ports.tables.append(table)
-
-            async def reconnect(person: ScoutPerson) -> None:
-                person.resume(*await _reopen(stack, ports, table_id, person.token, phase))
-
-            table.reconnect = reconnect
+        table.sat(ports, table_id, owner, stack, phase)
         phase.games_started += 1
         await host.send("start")
         try:
@@ -355,42 +380,76 @@ def snap_match(view: Msg) -> bool:
 
 
 class SnapPerson:
-    """The person at a SNAP table: pongs, flips, calls, and times each call's verdict."""
+    """The person at a SNAP table: pongs, flips, calls, and times each call's verdict; with many
+    processes, reconnects when its socket closes."""
 
-    def __init__(self, sock: Socket, first: Msg, phase: Phase, rng: random.Random, args: Any):
+    def __init__(self, table: Played, sock: Socket, first: Msg, phase: Phase,
+                 rng: random.Random, args: Any, token: str = "") -> None:  # fmt: skip
+        self.table = table
+        self.token = token
         self.sock = sock
         self.phase = phase
         self.rng = rng
         self.flip_ms = parse_range(args.flip_ms)
         self.seat: int = first["view"]["seat"]
         self.latest = first
+        self.max_sid: int = first["state_id"]
+        self.finished = bool(first.get("finished"))
         self.called: set[int] = set()
         self.call: tuple[str, float] | None = None  # (ref, sent) of the call awaiting a verdict
         self.flip_for: tuple[int, Any] | None = None
         self.ref = 0
+        self.sent: dict[str, Msg] = {}  # ref -> action, until its ack or error
+        self.acked: list[tuple[int, Any]] = []
+        """Every acknowledged input: (state_id, action as stored)."""
         self.tasks: set[asyncio.Task[None]] = set()
 
     async def run(self) -> None:
         await self.consider(self.latest)
-        while True:
-            msg = await self.sock.recv()
-            kind = msg["type"]
-            if kind == "ping":
-                await self.sock.send("pong", nonce=msg["nonce"])
-            elif kind == "state":
-                self.latest = msg
-                if self.call is not None:
-                    self.verdict(msg["events"], time.perf_counter())
-                if msg.get("finished"):
-                    return
-                await self.consider(msg)
-            elif kind == "error":
-                self.phase.errors[msg["code"]] += 1
-                if self.call is not None and msg.get("ref") == self.call[0]:
-                    self.call = None
-            if self.call is not None and time.perf_counter() - self.call[1] > CALL_TIMEOUT_S:
-                self.phase.errors["call_timeout"] += 1
+        while not self.finished:
+            try:
+                msg = await self.sock.recv()
+            except (ConnectionClosed, OSError):
+                if self.table.reconnect is None:
+                    raise
+                await self.table.reconnect(self)
+                continue
+            await self.receive(msg)
+
+    async def resume(self, sock: Socket, first: Msg) -> None:
+        """Carry on over a new socket whose first state is ``first``."""
+        self.sock, self.call, self.flip_for = sock, None, None
+        self.sent.clear()
+        await self.receive(first)
+
+    async def receive(self, msg: Msg) -> None:
+        kind = msg["type"]
+        if kind == "ping":
+            await self.sock.send("pong", nonce=msg["nonce"])
+        elif kind == "state":
+            if self.table.reconnect is not None:
+                self.table.states.append(time.perf_counter())
+            self.latest = msg
+            self.max_sid = max(self.max_sid, msg["state_id"])
+            if self.call is not None:
+                self.verdict(msg["events"], time.perf_counter())
+            if msg.get("finished"):
+                self.finished = True
+                return
+            await self.consider(msg)
+        elif kind == "ack":
+            action = self.sent.pop(msg.get("ref", ""), None)
+            if action is not None:
+                stored = {**action, "rt_ms": msg["rt_ms"]} if "rt_ms" in msg else action
+                self.acked.append((msg["state_id"], stored))
+        elif kind == "error":
+            self.phase.errors[msg["code"]] += 1
+            self.sent.pop(msg.get("ref", ""), None)
+            if self.call is not None and msg.get("ref") == self.call[0]:
                 self.call = None
+        if self.call is not None and time.perf_counter() - self.call[1] > CALL_TIMEOUT_S:
+            self.phase.errors["call_timeout"] += 1
+            self.call = None
 
     def verdict(self, events: list[Msg], now: float) -> None:
         assert self.call is not None
@@ -419,7 +478,9 @@ class SnapPerson:
             ref = f"c{self.ref}"
             self.call = (ref, time.perf_counter())
             action = {"type": "snap"}
-            await self.sock.send("play", seq=seq, rt_ms=SNAP_CALL_RT_MS, action=action, ref=ref)
+            self.sent[ref] = action
+            with contextlib.suppress(ConnectionClosed, OSError):  # run() reconnects (or fails)
+                await self.sock.send("play", seq=seq, rt_ms=SNAP_CALL_RT_MS, action=action, ref=ref)
         situation = (seq, view["turn"])
         if any(a["type"] == "flip" for a in actions) and self.flip_for != situation:
             self.flip_for = situation
@@ -434,9 +495,11 @@ class SnapPerson:
         if msg.get("finished") or not any(a["type"] == "flip" for a in msg["actions"]):
             return
         self.ref += 1
-        await self.sock.send(
-            "play", seq=msg["view"]["seq"], action={"type": "flip"}, ref=f"f{self.ref}"
-        )
+        self.sent[f"f{self.ref}"] = {"type": "flip"}
+        with contextlib.suppress(ConnectionClosed, OSError):  # run() reconnects (or fails)
+            await self.sock.send(
+                "play", seq=msg["view"]["seq"], action={"type": "flip"}, ref=f"f{self.ref}"
+            )
 
 
 async def snap_game(
@@ -445,14 +508,21 @@ async def snap_game(
     """Create a SNAP table (1 person, ``bots`` bots of ``level``), play it to its end, close
     it."""
     seats = [{"kind": "bot", "level": level}] * bots
+    owner = ports.owner()
     status, made = await post_json(
-        ports.ports[ports.owner()], "/api/tables", {"game": "snap", "name": "Host", "seats": seats}
+        ports.ports[owner], "/api/tables", {"game": "snap", "name": "Host", "seats": seats}
     )
     if status != 201:
         phase.errors[f"http_{made.get('code', status)}"] += 1
         raise RuntimeError(f"create: {status} {made}")
-    async with open_seat(ports.pick(), made["table_id"], made["token"], phase) as (sock, first):
-        person = SnapPerson(sock, first, phase, rng, args)
+    table = Played()
+    async with contextlib.AsyncExitStack() as stack:
+        sock, first = await stack.enter_async_context(
+            open_seat(ports.pick(), made["table_id"], made["token"], phase)
+        )
+        person = SnapPerson(table, sock, first, phase, rng, args, made["token"])
+        table.people = [person]
+        table.sat(ports, made["table_id"], owner, stack, phase)
         phase.games_started += 1
         try:
             await person.run()

@@ -73,8 +73,8 @@ class Phase:
     http_ms: list[float] = field(default_factory=list)
     loop_lag_p99_ms: list[float] = field(default_factory=list)
     store_waiting: list[int] = field(default_factory=list)
-    failover: str = ""
-    """Many processes: the ``failover`` line for scripts (``bench/failover.py``)."""
+    failover: dict[str, int] = field(default_factory=dict)
+    """Many processes: the figures of the ``failover`` line (``bench/failover.py``)."""
     ok: bool = True
     """Many processes: no acknowledged move lost, and every killed process's table resumed."""
 
