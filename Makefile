@@ -47,7 +47,8 @@ train-scout-net: $(STAMP)
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 nice -n 19 $(PY) bench/train_scout_net.py --seed $(SEED) $(TRAIN_NET_ARGS)
 
 # Many WebSocket clients against a server on 127.0.0.1, bounded in time (add options:
-# make load LOAD_ARGS="--scout-tables 50 --profile /tmp/prof"); ends with two lines for scripts.
+# make load LOAD_ARGS="--scout-tables 50 --profile /tmp/prof"); ends with two lines for scripts
+# (with --processes N, a "failover" line before them).
 LOAD_ARGS ?=
 load: $(STAMP)
 	$(PY) bench/load.py $(LOAD_ARGS)
