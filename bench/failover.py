@@ -35,7 +35,6 @@ import math
 import os
 import random
 import signal
-import subprocess
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -43,7 +42,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from bench.load_players import Played, Ports, run_slots, scout_game, snap_game
-from bench.loadkit import HOST, Phase, ProcSampler, Server, free_port, parse_range
+from bench.loadkit import Phase, ProcSampler, RedisServer, Server, parse_range
 from parlour.server.replay import replay
 from parlour.store import open_store
 
@@ -78,31 +77,11 @@ def _redis(url: str | None, folder: Path) -> Iterator[str]:
     if url:
         yield url
         return
-    port = free_port()
-    command = ["redis-server", "--port", str(port), "--bind", HOST, "--save", "",
-               "--appendonly", "no", "--dir", str(folder)]  # fmt: skip
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    server = RedisServer(folder / "redis").start(timeout=20)
     try:
-        deadline = time.monotonic() + 20
-        while not _accepts(port):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("redis-server did not start")
-            time.sleep(0.05)
-        yield f"redis://{HOST}:{port}/0"
+        yield server.url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-
-def _accepts(port: int) -> bool:
-    import socket
-
-    with contextlib.suppress(OSError), socket.create_connection((HOST, port), timeout=0.2):
-        return True
-    return False
+        server.stop()
 
 
 @contextlib.contextmanager

@@ -142,6 +142,18 @@ class Played:
     def finished(self) -> bool:
         return bool(self.people) and all(p.finished for p in self.people)
 
+    async def next_message(self, person: Any) -> Msg | None:
+        """``person``'s next message, or ``None`` once it has reconnected over a new socket
+        (with many processes, when its socket closed or went silent; else the error)."""
+        try:
+            msg: Msg = await person.sock.recv()
+            return msg
+        except (ConnectionClosed, OSError):  # TimeoutError included
+            if self.reconnect is None:
+                raise
+            await self.reconnect(person)
+            return None
+
     def hurry(self) -> None:
         """Play on to the end quickly (the killed process's tables, after the timed period)."""
 
@@ -192,15 +204,9 @@ class ScoutPerson:
     async def run(self) -> None:
         self.maybe_act()
         while not (self.finished and not self.busy):
-            try:
-                msg = await self.sock.recv()
-            except (ConnectionClosed, OSError):
-                if self.table.reconnect is None:
-                    raise
-                await self.table.reconnect(self)
-                self.maybe_act()
-                continue
-            self.receive(msg)
+            msg = await self.table.next_message(self)
+            if msg is not None:
+                self.receive(msg)
             self.maybe_act()
 
     def receive(self, msg: Msg) -> None:
@@ -407,14 +413,9 @@ class SnapPerson:
     async def run(self) -> None:
         await self.consider(self.latest)
         while not self.finished:
-            try:
-                msg = await self.sock.recv()
-            except (ConnectionClosed, OSError):
-                if self.table.reconnect is None:
-                    raise
-                await self.table.reconnect(self)
-                continue
-            await self.receive(msg)
+            msg = await self.table.next_message(self)
+            if msg is not None:
+                await self.receive(msg)
 
     async def resume(self, sock: Socket, first: Msg) -> None:
         """Carry on over a new socket whose first state is ``first``."""

@@ -23,6 +23,8 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 
 HOST = "127.0.0.1"
+RECV_TIMEOUT_S = 60.0
+"""A client socket that receives nothing for this long is broken (:meth:`Socket.recv`)."""
 Msg = dict[str, Any]
 
 
@@ -95,6 +97,55 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind((HOST, 0))
         return int(sock.getsockname()[1])
+
+
+class RedisServer:
+    """``redis-server`` on 127.0.0.1:``port`` with no persistence, in ``folder``; ``start()``
+    and ``stop()`` may be called again (a restart keeps the port and loses every key, as a
+    Redis without persistence does)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://{HOST}:{self.port}/0"
+
+    def start(self, timeout: float = 10.0) -> RedisServer:
+        """Start it and wait until it accepts connections (``RuntimeError`` if it does not)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        command = ["redis-server", "--port", str(self.port), "--bind", HOST,
+                   "--save", "", "--appendonly", "no", "--dir", str(self.folder)]  # fmt: skip
+        log = (self.folder / "redis.log").open("ab")
+        self.proc = subprocess.Popen(command, stdout=log, stderr=log)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("redis-server exited: see " + str(self.folder / "redis.log"))
+            try:
+                with socket.create_connection((HOST, self.port), timeout=0.2) as sock:
+                    sock.sendall(b"PING\r\n")
+                    if sock.recv(16).startswith(b"+PONG"):
+                        return self
+            except OSError:
+                pass
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError("redis-server did not start in time")
+
+    def stop(self) -> None:
+        """Stop it (SIGTERM; SIGKILL after 10 s)."""
+        if self.proc is None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
 
 
 class Server:
@@ -324,7 +375,10 @@ class Socket:
         await self.ws.send(json.dumps({"v": 1, "type": kind, **body}))
 
     async def recv(self) -> Msg:
-        raw = await self.ws.recv()
+        """The next message; ``TimeoutError`` after :data:`RECV_TIMEOUT_S` of silence (every
+        table sends something far more often: a socket that quiet is broken)."""
+        async with asyncio.timeout(RECV_TIMEOUT_S):
+            raw = await self.ws.recv()
         self.phase.received += 1
         msg: Msg = json.loads(raw)
         return msg
