@@ -274,24 +274,10 @@ _JOIN_BYTEARRAY = bytearray().join
 """Joins into a new bytearray: a writable observation with one copy instead of two."""
 
 
-def hand_bytes(hand: tuple[tuple[int, int], ...]) -> bytes:
-    """The cards of ``hand`` as they open an observation (21 float32 values each, without the
-    padding); raises ``ValueError`` for a hand too long or a card outside SCOUT's deck."""
-    if len(hand) > HAND_SLOTS:
-        raise ValueError("a hand or show is too long for the encoding")
-    try:
-        return b"".join(map(_CARD_BYTES.__getitem__, hand))
-    except KeyError:
-        raise ValueError(f"not a SCOUT card among {hand!r}") from None
-
-
-def observation_bytes(
-    state: State, seat: int, join: Any = _JOIN_BYTES, encoded: bytes | None = None
-) -> bytes:
+def observation_bytes(state: State, seat: int, join: Any = _JOIN_BYTES) -> bytes:
     """The observation vector of ``seat`` as native float32 bytes (see :func:`observe`); a
     batch of them joined is a batch of observations (``VectorEnv``). ``join`` joins the
-    pieces (``bytearray().join`` for a writable buffer). ``encoded``: the seat's hand already
-    encoded (:func:`hand_bytes`), for a caller that keeps it between steps."""
+    pieces (``bytearray().join`` for a writable buffer)."""
     hands = state.hands
     n = len(hands)
     hand = hands[seat]
@@ -308,10 +294,7 @@ def observation_bytes(
         kind = _KIND_OWNER[kind_key] = _kind_owner(*kind_key)
     card = _CARD_BYTES.__getitem__
     try:  # every card's 21 values, precomputed, in one list with the rest
-        if encoded is None:
-            parts = [*map(card, hand), _HAND_PAD[size], *map(card, active), _ACTIVE_PAD[k], kind]
-        else:
-            parts = [encoded, _HAND_PAD[size], *map(card, active), _ACTIVE_PAD[k], kind]
+        parts = [*map(card, hand), _HAND_PAD[size], *map(card, active), _ACTIVE_PAD[k], kind]
     except KeyError:
         raise ValueError(f"not a SCOUT card among {hand!r} or {active!r}") from None
     append = parts.append
