@@ -61,6 +61,12 @@ def main(argv: list[str] | None = None) -> int:
         help="one of many processes sharing the database: leases and messages in this Redis "
         "(redis://host:6379/0); default: a single process",
     )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        help="server processes on this port (default 1); more than one needs --redis, and a "
+        "worker that dies is replaced",
+    )
     serve.add_argument("--lease-ms", type=int, help="a table owner's lease (default 5000)")
     serve.add_argument("--renew-ms", type=int, help="how often it is renewed (default 1000)")
     serve.add_argument(
@@ -182,6 +188,7 @@ def _serve(args: argparse.Namespace) -> int:
             redis=args.redis,
             lease_ms=args.lease_ms,
             renew_ms=args.renew_ms,
+            workers=args.workers,
             bot_delay_min_ms=low,
             bot_delay_max_ms=high,
             anim_ms=args.anim_ms,

@@ -29,6 +29,7 @@ from redis.exceptions import RedisError
 from redis.retry import Retry
 
 from parlour.server.protocol import decode, encode
+from parlour.server.tasks import stop_tasks
 
 log = logging.getLogger("parlour.server")
 
@@ -113,10 +114,7 @@ class Bus:
 
     async def close(self) -> None:
         """Stop (what is still queued is dropped) and close the Redis client."""
-        for task in self._tasks:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_tasks(self._tasks)
         with contextlib.suppress(*REDIS_ERRORS):
             await self.redis.aclose()
 

@@ -47,6 +47,7 @@ from parlour.server.protocol import ProtocolError
 from parlour.server.relay import MOVED, Relay, RemoteSocket
 from parlour.server.rooms import Room
 from parlour.server.settings import Settings
+from parlour.server.tasks import stop_tasks
 from parlour.store import STORAGE_ERRORS, Fence, Op, StaleFence, Store
 
 log = logging.getLogger("parlour.server")
@@ -178,10 +179,7 @@ class ClusterHub(Hub):
 
     async def close(self) -> None:
         """Stop every room, give back every lease (others take the tables at once) and leave."""
-        for task in self._tasks:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_tasks(self._tasks)
         await super().close()
         for table_id, lease in list(self.leases.items()):
             with contextlib.suppress(*REDIS_ERRORS):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 import logging
 import random
 import secrets
@@ -24,6 +23,7 @@ from parlour.server.protocol import ProtocolError
 from parlour.server.realtime import RealtimeRoom
 from parlour.server.rooms import Room, clean_name, now_ms, token_hash
 from parlour.server.settings import Settings
+from parlour.server.tasks import stop_tasks
 from parlour.store import (
     STORAGE_ERRORS,
     Fence,
@@ -219,11 +219,7 @@ class Hub:
 
     async def close(self) -> None:
         """Stop every room's bots and the sweeper."""
-        for task in (self._sweeper, self._lag_watch):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        await stop_tasks((self._sweeper, self._lag_watch))
         for room in list(self.rooms.values()):
             await room.stop()
         self.rooms.clear()

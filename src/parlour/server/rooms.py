@@ -40,6 +40,7 @@ from parlour.server.coach import Coach
 from parlour.server.driver import BotDriver
 from parlour.server.events import history
 from parlour.server.protocol import CODES, ProtocolError, error, message
+from parlour.server.tasks import stop_tasks
 from parlour.store import (
     op_append,
     op_finish,
@@ -530,8 +531,5 @@ class Room:
     async def stop(self) -> None:
         """Stop the bot driver."""
         self.away.cancel()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await stop_tasks([self._task])
+        self._task = None

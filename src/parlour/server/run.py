@@ -1,9 +1,27 @@
-"""Run the app with uvicorn (``parlour serve``)."""
+"""Run the app with uvicorn (``parlour serve``), in this process or in ``--workers N``.
+
+With ``workers`` above 1 this process binds the port once and starts that many worker processes
+(``multiprocessing``'s spawn), each serving its own app on the shared socket: the kernel hands
+each new connection to one of them. They are the many processes of :mod:`parlour.server.cluster`
+(``redis`` is required), so any of them serves any table. This process watches them: a worker
+that dies (killed, crashed) is replaced at once, and its tables are taken over by the others
+when their leases lapse. SIGTERM or SIGINT stops them all.
+
+uvicorn's own ``workers`` option is not used: its workers build their app from an import
+string, and the app must be handed its running ``uvicorn.Server`` to read a connection's round
+trip from the kernel (:mod:`parlour.server.netinfo`).
+"""
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import multiprocessing
+import os
+import signal
+import socket
+import threading
+import time
 from typing import Any
 
 from parlour.server.settings import Settings
@@ -38,16 +56,100 @@ def serve(settings: Settings) -> None:
     real-time seat's round trip can be read from its connection's socket
     (:mod:`parlour.server.netinfo`).
     """
+    if settings.workers > 1:
+        serve_workers(settings)
+    else:
+        _serve_one(settings)
+
+
+def _serve_one(
+    settings: Settings, sock: socket.socket | None = None, parent: int | None = None
+) -> None:
+    """Serve in this process: on ``sock`` (bound by a parent) or else on the settings' port.
+    A worker (``parent`` given) stops by itself when its parent is gone."""
     import uvicorn
 
     from parlour.server.app import create_app
 
+    if parent is not None:
+        threading.Thread(target=_stop_when_orphaned, args=(parent,), daemon=True).start()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
     app = create_app(settings)
     config = uvicorn.Config(app, **uvicorn_options(settings))
     server = uvicorn.Server(config)
     app.state.uvicorn_server = server
     with contextlib.suppress(KeyboardInterrupt):
-        server.run()
+        server.run(sockets=None if sock is None else [sock])
     if not server.started:
         raise SystemExit(3)  # as uvicorn.run: the server could not start (e.g. port taken)
+
+
+WATCH_S = 0.5
+"""How often the parent looks for a worker that has died (and a worker for its parent)."""
+
+STOP_S = 8.0
+"""How long the parent waits for its workers to stop gracefully before it kills them."""
+
+BROKEN_S = 10.0
+"""A worker that exits by itself (not killed by a signal) this soon after it started failed to
+start (a bad setting, an unreachable database): the parent then stops rather than restart it
+forever."""
+
+
+def serve_workers(settings: Settings) -> None:
+    """Bind the port, start ``settings.workers`` workers on it, replace any that dies, and stop
+    them all on SIGTERM or SIGINT. Raises ``SystemExit(3)`` if a worker could not start."""
+    import uvicorn
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
+    log = logging.getLogger("parlour.server")
+    sock = uvicorn.Config("parlour", host=settings.host, port=settings.port).bind_socket()
+    spawn = multiprocessing.get_context("spawn")
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+
+    def start(number: int) -> tuple[Any, float]:
+        args = (settings, sock, os.getpid())
+        proc = spawn.Process(target=_serve_one, args=args, name=f"worker-{number}")
+        proc.start()
+        log.info("worker %d started (pid %d)", number, proc.pid)
+        return proc, time.monotonic()
+
+    workers = [start(n) for n in range(1, settings.workers + 1)]
+    failed = False
+    while not stop.wait(WATCH_S):
+        for i, (proc, started) in enumerate(workers):
+            if proc.is_alive():
+                continue
+            code = proc.exitcode
+            if code is not None and code >= 0 and time.monotonic() - started < BROKEN_S:
+                log.critical("worker %d (pid %d) could not start (exit code %d): stopping",
+                             i + 1, proc.pid, code)  # fmt: skip
+                failed = True
+                stop.set()
+                break
+            log.warning("worker %d (pid %d) ended (exit code %s): starting another",
+                        i + 1, proc.pid, code)  # fmt: skip
+            workers[i] = start(i + 1)
+    for proc, _ in workers:
+        if proc.is_alive():
+            proc.terminate()
+    deadline = time.monotonic() + STOP_S
+    for proc, _ in workers:
+        proc.join(timeout=max(0.0, deadline - time.monotonic()))
+        if proc.is_alive():
+            log.warning("worker %s (pid %d) did not stop in time: killed", proc.name, proc.pid)
+            proc.kill()
+            proc.join()
+    sock.close()
+    if failed:
+        raise SystemExit(3)
+
+
+def _stop_when_orphaned(parent: int) -> None:
+    """A worker's watch: once its parent has gone (killed: it could not stop its workers), stop
+    this worker as SIGTERM would, so that no worker outlives it holding the port."""
+    while os.getppid() == parent:
+        time.sleep(WATCH_S)
+    os.kill(os.getpid(), signal.SIGTERM)

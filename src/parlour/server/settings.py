@@ -121,6 +121,9 @@ class Settings:
     - ``lease_ms``, ``renew_ms``: a table's owner renews its lease every ``renew_ms``; a lease
       not renewed for ``lease_ms`` (its owner died or was cut off) lapses, and another process
       takes the table over from the store's log.
+    - ``workers``: how many server processes ``parlour serve`` starts on its one port (1: just
+      itself). More than one needs ``redis``: they are many processes as above, started and
+      watched by one parent that starts a new one whenever one dies (``parlour.server.run``).
     """
 
     host: str = "127.0.0.1"
@@ -174,6 +177,7 @@ class Settings:
     redis_prefix: str = "parlour:"
     lease_ms: int = 5000
     renew_ms: int = 1000
+    workers: int = 1
 
     def __post_init__(self) -> None:
         if not 0 <= self.bot_delay_min_ms <= self.bot_delay_max_ms:
@@ -219,6 +223,9 @@ class Settings:
             raise ValueError("rtt_default_ms must not be negative")
         if self.redis and not self.redis.startswith(("redis://", "rediss://", "unix://")):
             raise ValueError("redis is a URL: redis://host:port/db (or rediss://, unix://)")
+        if self.workers < 1 or (self.workers > 1 and not self.redis):
+            raise ValueError("workers >= 1; more than one worker needs redis (--redis URL): "
+                             "the processes share their tables through it")  # fmt: skip
         if not 50 <= self.renew_ms <= self.lease_ms // 2:
             raise ValueError("need 50 <= renew_ms <= lease_ms / 2")
 
