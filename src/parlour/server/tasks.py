@@ -22,9 +22,17 @@ async def stop_tasks(
     Redis read in a loop) may surface as that timeout, and the loop then reads on. So a task
     still running is cancelled again every 0.1 s; one that has not ended after ``patience_s``
     is left behind (logged) rather than hang the shutdown. A task that ended with an error is
-    logged.
+    logged. A task that has ended already is not waited for (it may belong to an event loop
+    that is closed now).
     """
-    pending = {task for task in tasks if task is not None}
+    pending = set()
+    for task in tasks:
+        if task is None:
+            continue
+        if not task.done():
+            pending.add(task)
+        elif not task.cancelled() and task.exception() is not None:
+            log.error("task %s failed", task.get_name(), exc_info=task.exception())
     loop = asyncio.get_running_loop()
     deadline = loop.time() + patience_s
     while pending:
