@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from parlour.server.bus import REDIS_POOL, connect
+from redis.asyncio import BlockingConnectionPool
+
+from parlour.server.bus import REDIS_POOL, REDIS_WAIT_S, connect
 from tests.server.redis_live import prefix
 
 
@@ -15,6 +17,14 @@ def test_more_commands_at_once_than_connections_all_succeed(redis_url: str) -> N
 
     async def main() -> list[object]:
         redis = connect(redis_url)
+        pool = redis.connection_pool
+        assert isinstance(pool, BlockingConnectionPool)
+        assert (pool.max_connections, pool.timeout) == (REDIS_POOL, REDIS_WAIT_S)
+        # What is checked is that commands wait their turn, not how fast a busy machine opens
+        # connections: a slow one may take longer than the product's 1 s to connect and 2 s
+        # to wait, so both are raised here (the old pool failed at once, whatever they were).
+        pool.timeout = 60
+        pool.connection_kwargs.update(socket_connect_timeout=30, socket_timeout=30)
         try:
             # three times as many at once as the pool has connections
             jobs = [
