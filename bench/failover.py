@@ -114,7 +114,7 @@ def _phase_with_cluster(
             workdir,
             f"{phase.name}{i}",
             speed,
-            None,
+            Path(args.profile) / f"{phase.name}{i}.prof" if args.profile else None,
             args.server_script,
             parse_range(args.bot_delay_ms),
             env,

@@ -259,13 +259,17 @@ def render_kinds(phase: Phase) -> Table:
 
 
 def hotspots(path: Path, console: Console, top: int) -> None:
-    """Print the ``top`` functions of a cProfile file by cumulative and by own time."""
-    if not path.exists():
+    """Print the ``top`` functions of a cProfile file by cumulative and by own time; ``path``
+    ``DIR/scout.prof`` also takes in the files of a phase's many processes (``DIR/scout0.prof``,
+    ``DIR/scout1.prof``, …), summed."""
+    paths = [path] if path.exists() else sorted(path.parent.glob(f"{path.stem}[0-9]*.prof"))
+    if not paths:
         console.print(f"[yellow]no profile at {path}[/]")
         return
     for key in ("cumulative", "tottime"):
-        console.print(f"[bold]{path.name}: top {top} by {key}[/]")
-        stats = pstats.Stats(str(path), stream=sys.stdout)
+        names = ", ".join(p.name for p in paths)
+        console.print(f"[bold]{names}: top {top} by {key}[/]")
+        stats = pstats.Stats(*(str(p) for p in paths), stream=sys.stdout)
         stats.sort_stats(key).print_stats(top)
         sys.stdout.flush()
 
@@ -372,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.db and not (args.processes and args.db.startswith(("postgresql://", "postgres://"))):
         parser.error("--db takes a postgresql:// URL, with --processes N")
-    if args.processes and (args.scenario or args.profile or args.flood_tables):
+    if args.processes and (args.scenario or args.flood_tables):
         parser.error("--processes N plays the SCOUT and SNAP phases only")
     if args.kill_one and not args.processes:
         parser.error("--kill-one needs --processes N")

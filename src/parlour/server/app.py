@@ -55,7 +55,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import parlour.art as art
-from parlour.server.bots import BotRunner
+from parlour.server.bots import BotRunner, inline_levels
 from parlour.server.hub import Hub, TableExpired
 from parlour.server.learn import learn_route
 from parlour.server.limits import AddressLimiter
@@ -179,7 +179,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         except StorageError as exc:
             log.critical("not starting: %s. %s", exc, refusal_hint(settings.db, exc))
             raise
-        runner = BotRunner(settings.bot_workers)
+        runner = BotRunner(settings.bot_workers, inline_levels(settings.bot_inline))
         if settings.redis:  # one of many processes (parlour.server.cluster)
             from parlour.server.cluster import ClusterHub
 

@@ -1,10 +1,17 @@
-"""Computer opponents at a table: choose a move off the event loop.
+"""Computer opponents at a table: choose a move without holding up the event loop.
 
-Every level thinks in a process pool sized to the cores (``bot_workers``), so that bots never
-hold up the event loop — not even by holding Python's global interpreter lock, which bots
-thinking in threads would take from it (under load that was the main source of slow updates).
-With ``bot_workers`` 0 (tests) they think in the loop's default thread pool instead. A bot gets
-exactly what a player at its seat gets: ``Table.view(seat)`` and the legal actions.
+The levels that search (Hard, Expert: tenths of a second to a second a move) think in a process
+pool sized to the cores (``bot_workers``), so that they never hold up the event loop — not even
+by holding Python's global interpreter lock, which bots thinking in threads would take from it
+(under load that was the main source of slow updates). With ``bot_workers`` 0 (tests) they think
+in the loop's default thread pool instead.
+
+The levels of ``bot_inline`` (Beginner, Easy, Medium and the tutor: one look ahead, a fifth of a
+millisecond at the median and a few at most) choose on the event loop itself: handing such a
+decision to another process cost ten times the decision (pickling the view, waking the pool's
+threads, its process's time), which under load was a quarter of the machine.
+
+A bot gets exactly what a player at its seat gets: ``Table.view(seat)`` and the legal actions.
 """
 
 from __future__ import annotations
@@ -64,15 +71,28 @@ def bot_seed(table_seed: int, seat: int, state_id: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+INLINE_LEVELS = "beginner,easy,medium,tutor"
+"""The levels that choose on the event loop by default (``Settings.bot_inline``)."""
+
+
+def inline_levels(names: str) -> frozenset[str]:
+    """The level names of a comma-separated list (``"easy, medium"``; empty: none)."""
+    return frozenset(name.strip() for name in names.split(",") if name.strip())
+
+
 class BotRunner:
-    """Runs bot decisions in a process pool (threads when ``workers`` is 0).
+    """Runs bot decisions in a process pool (threads when ``workers`` is 0), or at once on the
+    event loop for the levels in ``inline`` (a level's name before any ``:``).
 
     The pool is started on first use. Call :meth:`close` at shutdown.
     """
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, inline: frozenset[str] = frozenset()) -> None:
         self.workers = workers
+        self.inline = inline
         self._pool: Executor | None = None
+        self.inline_moves = 0
+        """Decisions made on the event loop so far."""
 
     def _executor(self) -> Executor | None:
         if self.workers == 0:
@@ -93,6 +113,9 @@ class BotRunner:
         """The text form of the bot's move. Raises ``ValueError`` for an unknown level."""
         if level not in LEVELS and level != TUTOR:
             raise ValueError(f"unknown level {level!r}")
+        if level.partition(":")[0] in self.inline:
+            self.inline_moves += 1
+            return str(make_bot(game, level).choose(view, legal, random.Random(seed)))
         texts = [str(a) for a in legal]
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(

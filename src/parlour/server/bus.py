@@ -2,9 +2,9 @@
 pub/sub.
 
 Every process subscribes to its own channel (``<prefix>node:<node id>``) and sends small JSON
-messages to another's. One sender task publishes everything queued at a moment in one pipeline,
-in the order it was queued (pub/sub keeps that order on one connection), so a connection's
-messages arrive in order. A process whose subscription is gone (it died: its Redis connection
+messages to another's. One sender task publishes everything queued at a moment in one write:
+one ``PUBLISH`` per receiving process, its messages as one JSON array in the order they were
+queued (pub/sub keeps that order on one connection), so a connection's messages arrive in order. A process whose subscription is gone (it died: its Redis connection
 closed) is seen by the publisher: nobody received the message (the ``on_fail`` callback).
 
 Redis going away is survived: the listener re-subscribes with back-off (with jitter) and then
@@ -142,25 +142,51 @@ class Bus:
         return {n: by_channel.get(self.channel(n), 0) > 0 for n in nodes}
 
     async def _send_forever(self) -> None:
-        while True:
-            batch = [await self._queue.get()]
-            while not self._queue.empty():
-                batch.append(self._queue.get_nowait())
-            try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for node, msg, _ in batch:
-                        pipe.publish(self.channel(node), encode(msg))
-                    counts = await pipe.execute()
-                self.mark(True)
-            except REDIS_ERRORS as exc:
-                self.mark(False, exc)
-                counts = [0] * len(batch)
-            for (_, _, on_fail), count in zip(batch, counts, strict=True):
-                if not count and on_fail is not None:
-                    try:
-                        on_fail(self.up)
-                    except Exception:
-                        log.exception("a failed message's handler failed")
+        # Everything queued at this moment goes in one write to Redis: one PUBLISH per process
+        # (its messages as one JSON array, in order), on a connection of its own kept for the
+        # sender (a pooled pipeline per batch cost several times the messages themselves).
+        conn: Any = None
+        pool = self.redis.connection_pool
+        try:
+            while True:
+                batch = [await self._queue.get()]
+                while not self._queue.empty():
+                    batch.append(self._queue.get_nowait())
+                groups: dict[str, list[tuple[dict[str, Any], Failed | None]]] = {}
+                for node, msg, on_fail in batch:
+                    groups.setdefault(node, []).append((msg, on_fail))
+                commands = [
+                    ("PUBLISH", self.channel(node), encode([msg for msg, _ in items]))
+                    for node, items in groups.items()
+                ]
+                try:
+                    if conn is None:
+                        conn = await pool.get_connection()
+                    await conn.send_packed_command(conn.pack_commands(commands), False)
+                    counts = [int(await conn.read_response()) for _ in commands]
+                    self.mark(True)
+                except REDIS_ERRORS as exc:
+                    self.mark(False, exc)
+                    counts = [0] * len(commands)
+                    if conn is not None:
+                        with contextlib.suppress(*REDIS_ERRORS):
+                            await conn.disconnect(nowait=True)
+                            await pool.release(conn)
+                        conn = None
+                for items, count in zip(groups.values(), counts, strict=True):
+                    if count:
+                        continue
+                    for _, on_fail in items:
+                        if on_fail is None:
+                            continue
+                        try:
+                            on_fail(self.up)
+                        except Exception:
+                            log.exception("a failed message's handler failed")
+        finally:
+            if conn is not None:
+                with contextlib.suppress(*REDIS_ERRORS):
+                    await conn.disconnect(nowait=True)
 
     async def _listen_forever(self) -> None:
         backoff = 0.1
@@ -179,9 +205,15 @@ class Bus:
                     if found is None or found.get("type") != "message":
                         continue
                     try:
-                        self.on_message(decode(found["data"]))
-                    except Exception:
-                        log.exception("a message from another process could not be handled")
+                        received = decode(found["data"])
+                    except ValueError:
+                        log.exception("a message from another process was not JSON")
+                        continue
+                    for msg in received if isinstance(received, list) else [received]:
+                        try:
+                            self.on_message(msg)
+                        except Exception:
+                            log.exception("a message from another process could not be handled")
             except REDIS_ERRORS as exc:
                 self.mark(False, exc)
             finally:

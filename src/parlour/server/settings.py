@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from parlour.bots.levels import LEVELS
+from parlour.bots.levels import LEVELS, TUTOR
+from parlour.server.bots import INLINE_LEVELS, inline_levels
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,11 @@ class Settings:
     - ``max_message_bytes``: the largest WebSocket message the server reads; bigger ones are
       refused with ``message_too_large`` and change nothing.
     - ``ws_max_bytes``: the hard limit uvicorn enforces (the connection is closed above it).
-    - ``bot_workers``: processes the computer opponents think in; 0 runs them in threads.
+    - ``bot_workers``: processes the computer opponents that search (Hard, Expert) think in;
+      0 runs them in threads.
+    - ``bot_inline``: the levels (comma-separated) that choose on the event loop itself, not in
+      those processes: the ones that look one move ahead (a fraction of a millisecond a move).
+      Empty: every level thinks in the processes.
     - ``max_open_tables``: how many unfinished tables the server holds before refusing new ones.
     - ``hello_timeout_s``: how long a new WebSocket may take to say who it is: a fixed deadline
       from the moment it opens (messages before ``hello`` do not extend it, and they count
@@ -135,6 +140,7 @@ class Settings:
     max_message_bytes: int = 4096
     ws_max_bytes: int = 65536
     bot_workers: int = max(1, os.cpu_count() or 1)
+    bot_inline: str = INLINE_LEVELS
     max_open_tables: int = 1000
     hello_timeout_s: float = 10.0
     game_speed: float = 1.0
@@ -204,6 +210,10 @@ class Settings:
             raise ValueError("tutor_ms >= 0 and tutor_patience_ms >= 0")
         if self.turn_timer_s < 0 or self.flip_timer_s <= 0 or self.host_away_s < 0:
             raise ValueError("turn_timer_s >= 0 (0: off), flip_timer_s > 0 and host_away_s >= 0")
+        unknown = inline_levels(self.bot_inline) - {*LEVELS, TUTOR}
+        if unknown:
+            raise ValueError(f"bot_inline names levels ({', '.join(LEVELS)}, {TUTOR}), not "
+                             f"{', '.join(sorted(unknown))}")  # fmt: skip
         if self.away_level not in LEVELS:
             raise ValueError(f"away_level is one of {', '.join(LEVELS)}")
         if self.hint_level not in LEVELS or self.hints_per_min <= 0 or self.hint_burst < 1:
