@@ -4,8 +4,9 @@ pub/sub.
 Every process subscribes to its own channel (``<prefix>node:<node id>``) and sends small JSON
 messages to another's. One sender task publishes everything queued at a moment in one write:
 one ``PUBLISH`` per receiving process, its messages as one JSON array in the order they were
-queued (pub/sub keeps that order on one connection), so a connection's messages arrive in order. A process whose subscription is gone (it died: its Redis connection
-closed) is seen by the publisher: nobody received the message (the ``on_fail`` callback).
+queued (pub/sub keeps that order on one connection), so a connection's messages arrive in
+order. A process whose subscription is gone (it died: its Redis connection closed) is seen by
+the publisher: nobody received its messages (their ``on_fail`` callbacks).
 
 Redis going away is survived: the listener re-subscribes with back-off (with jitter) and then
 calls ``on_reset`` (messages sent meanwhile are lost: the cluster then resets every relayed
