@@ -6,7 +6,7 @@ import asyncio
 
 from redis.asyncio import BlockingConnectionPool
 
-from parlour.server.bus import REDIS_POOL, REDIS_WAIT_S, connect
+from parlour.server.bus import REDIS_POOL, REDIS_WAIT_S, Bus, connect
 from tests.server.redis_live import prefix
 
 
@@ -41,3 +41,37 @@ def test_more_commands_at_once_than_connections_all_succeed(redis_url: str) -> N
     results = asyncio.run(main())
     failed = [r for r in results if isinstance(r, BaseException)]
     assert not failed, failed[:3]
+
+
+def test_messages_queued_together_arrive_in_order_and_a_gone_process_is_told(
+    redis_url: str,
+) -> None:
+    # One PUBLISH per receiving process for everything queued at a moment (a JSON array):
+    # the receiver gets every message, in order; messages to a process nobody listens as
+    # reach nobody, and each one's on_fail hears it with Redis up.
+    async def main() -> tuple[list[int], list[bool]]:
+        got: list[int] = []
+        failed: list[bool] = []
+        ends = [connect(redis_url), connect(redis_url)]
+        a = Bus(ends[0], prefix(), "a", lambda m: None, lambda: None)
+        b = Bus(ends[1], a.prefix, "b", lambda m: got.append(m["i"]), lambda: None)
+        await a.start()
+        await b.start()
+        try:
+            for i in range(300):
+                a.post("b", {"i": i})
+                if i % 7 == 0:
+                    a.post("nobody", {"i": i}, failed.append)
+                if i % 50 == 0:
+                    await asyncio.sleep(0)
+            async with asyncio.timeout(20):
+                while len(got) < 300 or len(failed) < 43:
+                    await asyncio.sleep(0.01)
+            return got, failed
+        finally:
+            await a.close()
+            await b.close()
+
+    got, failed = asyncio.run(main())
+    assert got == list(range(300))
+    assert failed == [True] * 43

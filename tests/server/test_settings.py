@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 
 from parlour.cli.main import main, parse_delay
 from parlour.server import Settings, create_app
-from parlour.server.bots import BotRunner, bot_seed
+from parlour.server.bots import BotRunner, bot_seed, choose_text, inline_levels
 from parlour.table import SeatInfo, Table
 from tests.server.conftest import create, fast_settings, room_of
 
@@ -95,3 +95,27 @@ def test_a_table_seed_replays_the_deals_and_none_draws_them_securely(tmp_path: P
     assert seeds("b", 1234) == first and len(set(first)) == 3  # replayed, and not all one deal
     assert seeds("c", 4321) != first
     assert seeds("d", 0) != seeds("e", 0)  # the secure source: a new deal every time
+
+
+def test_a_one_move_ahead_level_chooses_on_the_loop_as_it_would_in_the_pool() -> None:
+    table = Table("t", "scout", {"players": 4}, 12, [SeatInfo("bot", "A", "medium")] * 4)
+    runner = BotRunner(workers=1, inline=inline_levels(Settings().bot_inline))
+    try:
+        for level in ("beginner", "easy", "medium"):
+            for seat in table.to_act():
+                legal = table.legal_actions(seat)
+                view, seed = table.view(seat), bot_seed(12, seat, 0)
+                text = asyncio.run(runner.choose("scout", level, view, legal, seed))
+                # the same move the pool's function of plain data picks
+                assert text == choose_text("scout", level, view, [str(a) for a in legal], seed)
+        assert runner._pool is None and runner.inline_moves == 12  # no process was started
+    finally:
+        runner.close()
+
+
+def test_bot_inline_names_levels() -> None:
+    assert inline_levels(" easy, medium ,,") == {"easy", "medium"}
+    assert inline_levels(Settings().bot_inline) == {"beginner", "easy", "medium", "tutor"}
+    assert Settings.from_env({"PARLOUR_BOT_INLINE": ""}).bot_inline == ""
+    with pytest.raises(ValueError, match="bot_inline"):
+        Settings(bot_inline="easy,grandmaster")

@@ -162,7 +162,7 @@ class Bus:
                 ]
                 try:
                     if conn is None:
-                        conn = await pool.get_connection()
+                        conn = await pool.get_connection()  # type: ignore[no-untyped-call]
                     await conn.send_packed_command(conn.pack_commands(commands), False)
                     counts = [int(await conn.read_response()) for _ in commands]
                     self.mark(True)

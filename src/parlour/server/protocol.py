@@ -235,7 +235,7 @@ def _check_ref(ref: Any) -> None:
         raise ProtocolError("bad_message", "ref is a number or a short string")
 
 
-def encode(msg: dict[str, Any]) -> str:
+def encode(msg: dict[str, Any] | list[Any]) -> str:
     """``msg`` as compact JSON text: orjson, several times faster than the standard library's
     encoder (under load that encoder was among the largest costs per message sent), UTF-8
     rather than ``\\u`` escapes, keys that are not strings made strings as ``json.dumps``

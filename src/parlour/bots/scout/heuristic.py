@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from parlour.bots.scout.determinize import scout_view
@@ -85,6 +86,13 @@ class Weights:
 def hand_quality(values: Sequence[int], w: Weights = Weights()) -> float:
     """Higher is better: fewer Shows needed to empty the hand, fewer lone cards, and a strong
     group in reserve."""
+    return _hand_quality(tuple(values), w)
+
+
+@lru_cache(maxsize=1 << 16)
+def _hand_quality(values: tuple[int, ...], w: Weights) -> float:
+    # hand_quality, remembered: one decision meets the same hands again and again (every
+    # Scout & Show's following Shows), and so do the bots of a server.
     if not values:
         return 2.0
     sizes = partition(values)
