@@ -136,8 +136,10 @@ def alive(pid: int) -> bool:
 
 def test_a_killed_server_leaves_no_bot_worker_behind(tmp_path: Path) -> None:
     # Bots think in a process pool. A server killed outright runs no shutdown code: its
-    # workers must notice and end by themselves, not wait for work for ever.
-    server = LiveServer(tmp_path / "parlour.db", env={"PARLOUR_BOT_WORKERS": "2"}).start()
+    # workers must notice and end by themselves, not wait for work for ever. (Easy chooses on the
+    # event loop by default; an empty bot_inline sends every level to the pool.)
+    env = {"PARLOUR_BOT_WORKERS": "2", "PARLOUR_BOT_INLINE": ""}
+    server = LiveServer(tmp_path / "parlour.db", env=env).start()
     try:
         assert server.proc is not None
         pid = server.proc.pid
