@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from parlour.bots.base import Bot, RandomBot
 from parlour.bots.scout import GreedyBot, HeuristicBot
-from parlour.bots.scout.heuristic import hand_quality, partition
+from parlour.bots.scout.heuristic import (
+    best_group_key,
+    groups_from,
+    hand_quality,
+    hand_shape,
+    partition,
+)
+from parlour.bots.scout.oneply import group_measure
 from parlour.games import scout
 from tests.bots.scout_games import play
 
@@ -31,6 +41,26 @@ def test_hand_quality_prefers_fewer_groups() -> None:
     assert partition([1, 2, 3, 7, 7, 4]) == [3, 2, 1]
     assert hand_quality([1, 2, 3, 4]) > hand_quality([1, 5, 3, 9])
     assert hand_quality([]) > hand_quality([5])
+
+
+@given(st.lists(st.integers(1, 10), max_size=16))
+def test_the_one_pass_hand_shape_agrees_with_the_functions_it_replaces(hand: list[int]) -> None:
+    # The evaluations' hot path reads a hand in one pass (hand_shape) and a hand's groups from
+    # a start by extending them (groups_from); they must say exactly what the plain functions do.
+    sizes = partition(hand)
+    lone = sum(1 for s in sizes if s == 1)
+    assert hand_shape(hand) == (len(sizes), lone, best_group_key(hand), group_measure(hand))
+    for start in range(len(hand)):
+        expected = []
+        for end in range(start + 1, len(hand) + 1):
+            if not (key := scout.group_key(hand[start:end])):
+                break
+            expected.append((end, key))
+        assert groups_from(hand, start) == expected
+    for ordered in (sorted(hand), sorted(hand, reverse=True), [5] * len(hand)):
+        sizes = partition(ordered)
+        assert hand_shape(ordered)[:3] == (len(sizes), sum(s == 1 for s in sizes),
+                                           best_group_key(ordered))  # fmt: skip
 
 
 def test_heuristic_flips_to_the_better_hand() -> None:

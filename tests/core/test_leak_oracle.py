@@ -59,7 +59,7 @@ def snap_tells_pending_times(state: Any, seat: int | None) -> dict[str, Any]:
 
 def scout_history_tells_flips(state: Any, seat: int | None, since: int = 0) -> list[Any]:
     """SCOUT's history, with every seat's flip choice (only the seat's own is its to know)."""
-    past = scout.history(state, seat, since)
+    past = [dict(e) for e in scout.history(state, seat, since)]  # shared events: copies
     flips = [e for e in state.events() if e[0] == "flip"][since:]
     for event, flip in zip((e for e in past if e["type"] == "flip_decided"), flips, strict=False):
         event["flip"] = flip[3]

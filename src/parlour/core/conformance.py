@@ -43,7 +43,7 @@ def _pieces(obj: Any, out: set[Any]) -> Any:
     kind = type(obj)
     if kind is list or kind is tuple:
         frozen: Any = tuple([_pieces(item, out) for item in obj])
-    elif kind is dict:
+    elif isinstance(obj, dict):  # a dict, or a read-only one (a shared event)
         for key, value in obj.items():
             out.add(key)
             _pieces(value, out)

@@ -114,3 +114,33 @@ def test_replay_and_pickle_rebuild_the_same_state() -> None:
         again = apply(again, seat, action)
     assert again == state and hash(again) == hash(state)
     assert pickle.loads(pickle.dumps(state)) == state
+
+
+def test_views_share_each_logged_event_read_only_and_build_the_same_log_in_any_order() -> None:
+    # Views convert each logged event once and share it (a view carries the round's whole
+    # log): the shared events refuse changes, every view's log is a list of its own, and the
+    # log is the same whichever states were viewed before (it extends the previous state's).
+    rng = random.Random(7)
+    state = new_state({"players": 4}, 31)
+    states = [state]
+    while GAME.outcome(state) is None and len(states) < 120:
+        seat = to_act(state)[0]
+        state = apply(state, seat, rng.choice(legal_actions(state, seat)))
+        states.append(state)
+    fresh = {  # each state's log, built from its events alone
+        (i, seat): [dict(e) for e in history(s, seat) if e["round"] == s.round + 1]
+        for i, s in enumerate(states) for seat in (0, 1, None)
+    }  # fmt: skip
+    for order in (list(range(len(states))), list(reversed(range(len(states))))):
+        for i in order:
+            for seat in (0, 1, None):
+                assert view(states[i], seat)["log"] == fresh[i, seat], (i, seat)
+    shown = view(states[-1], 0)
+    event = next(e for e in shown["log"] if e["type"] in ("show", "scout"))
+    with pytest.raises(TypeError, match="change a copy"):
+        event["seat"] = 3
+    with pytest.raises(TypeError):
+        event.update(seat=3)
+    assert pickle.loads(pickle.dumps(event)) == event and dict(event) == event
+    shown["log"].append({"type": "mine"})
+    assert view(states[-1], 0)["log"] == fresh[len(states) - 1, 0]

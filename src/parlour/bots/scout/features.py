@@ -36,8 +36,7 @@ from importlib import resources
 from operator import mul
 from typing import Any
 
-from parlour.bots.scout.heuristic import best_by, best_group_key, partition
-from parlour.bots.scout.oneply import group_measure
+from parlour.bots.scout.heuristic import best_by, groups_from, hand_shape
 from parlour.games.scout import Flip, Scout, ScoutShow, Show, group_key
 
 FEATURES = (
@@ -84,14 +83,8 @@ def hand_features(values: Sequence[int]) -> list[float]:
 @lru_cache(maxsize=1 << 16)
 def _hand_features(values: tuple[int, ...]) -> tuple[float, ...]:
     # hand_features, remembered: the search meets the same hands again and again.
-    sizes = partition(values)
-    return (
-        float(len(sizes)),
-        float(sum(1 for s in sizes if s == 1)),
-        best_group_key(values) / 32,
-        float(len(values)),
-        group_measure(values),
-    )
+    groups, lone, best, measure = hand_shape(values)
+    return (float(groups), float(lone), best / 32, float(len(values)), measure)
 
 
 def features(
@@ -134,10 +127,7 @@ def features(
         best: list[float] = []
         best_value = float("-inf")
         for i in range(len(new_hand)):
-            for j in range(i + 1, len(new_hand) + 1):
-                key = group_key(new_hand[i:j])
-                if key == 0:
-                    break
+            for j, key in groups_from(new_hand, i):
                 if key > target:
                     f = _vector(
                         new_hand[:i] + new_hand[j:],
@@ -145,6 +135,7 @@ def features(
                         captured=len(rest_show),
                         shown=new_hand[i:j],
                         chips=chip,
+                        shown_key=key,
                     )
                     value = dot(weights, f)
                     if value > best_value:
@@ -162,7 +153,9 @@ def _vector(
     chips: float = 0.0,
     ss_kept: float = 0.0,
     ends_round: float = 0.0,
+    shown_key: int = 0,
 ) -> list[float]:
+    # shown_key: group_key(shown) if the caller knows it already
     groups, lone, best, count, measure = _hand_features(tuple(values))
     safe = sum(1 for h in opponents if h < len(shown)) / len(opponents) if shown else 0.0
     return [
@@ -175,7 +168,7 @@ def _vector(
         float(captured),
         chips,
         1.0 if chips else 0.0,
-        group_key(shown) / 32 if shown else 0.0,
+        (shown_key or group_key(shown)) / 32 if shown else 0.0,
         safe,
         ss_kept,
         ends_round,

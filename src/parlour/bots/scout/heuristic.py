@@ -17,7 +17,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from parlour.bots.scout.determinize import scout_view
@@ -54,6 +53,80 @@ def best_group_key(values: Sequence[int]) -> int:
     return best_key([(v, 0) for v in values])
 
 
+def hand_shape(values: Sequence[int]) -> tuple[int, int, int, float]:
+    """In one pass over a hand of these numbers: how many maximal groups it splits into (as
+    :func:`partition`), how many of them are lone cards, the strongest group's strength (as
+    :func:`best_group_key`) and the one-ply reference's group measure (as
+    ``parlour.bots.scout.oneply.group_measure``).
+
+    >>> hand_shape([3, 4, 5, 9, 9, 1])
+    (3, 1, 99, 14.0)
+    """
+    n = len(values)
+    groups = lone = 0
+    measure = 0.0
+    i = 0
+    while i < n:
+        j = i + 1
+        step = 0
+        if j < n and -1 <= values[j] - values[i] <= 1:
+            step = values[j] - values[i]
+            while j < n and values[j] - values[j - 1] == step:
+                j += 1
+        k = j - i
+        groups += 1
+        if k == 1:
+            lone += 1
+        else:
+            measure += k * k * (1.25 if step == 0 else 1.0)
+        i = j
+    # the strongest group: the engine's scan (rules._best_group) over the numbers
+    best = length = 0
+    step, prev = 99, -99
+    for v in values:
+        d = v - prev
+        prev = v
+        if d == step:
+            length += 1
+        elif -1 <= d <= 1:
+            length, step = 2, d
+        else:
+            length, step = 1, 99
+        if step == 1:
+            key = (length << 5) + v - length + 1
+        else:
+            key = (length << 5) + (v if step == -1 else 16 + v)
+        if key > best:
+            best = key
+    return groups, lone, best, measure
+
+
+def groups_from(hand: Sequence[int], start: int) -> list[tuple[int, int]]:
+    """``(end, strength)`` of every valid group ``hand[start:end]`` (the ``group_key`` of it),
+    shortest first: they stop at the first slice that is no group.
+
+    >>> groups_from([4, 5, 6, 6], 0) == [(e, group_key([4, 5, 6, 6][:e])) for e in (1, 2, 3)]
+    True
+    """
+    first = hand[start]
+    out = [(start + 1, 48 + first)]
+    step = 0
+    for end in range(start + 2, len(hand) + 1):
+        d = hand[end - 1] - hand[end - 2]
+        if end == start + 2:
+            if d < -1 or d > 1:
+                break
+            step = d
+        elif d != step:
+            break
+        length = end - start
+        if step == 0:
+            out.append((end, (length << 5) + 16 + first))
+        else:
+            out.append((end, (length << 5) + (first if step == 1 else hand[end - 1])))
+    return out
+
+
 def best_by(
     score: Callable[[Any], float], legal: Sequence[Any], rng: random.Random, noise: float = 0.0
 ) -> Any:
@@ -86,21 +159,44 @@ class Weights:
 def hand_quality(values: Sequence[int], w: Weights = Weights()) -> float:
     """Higher is better: fewer Shows needed to empty the hand, fewer lone cards, and a strong
     group in reserve."""
-    return _hand_quality(tuple(values), w)
+    return _qualities(w)(tuple(values))
 
 
-@lru_cache(maxsize=1 << 16)
+QUALITIES_MAX = 1 << 16
+"""Hand qualities remembered per set of weights (then forgotten all at once)."""
+
+_QUALITIES: dict[Weights, Callable[[tuple[int, ...]], float]] = {}
+
+
+def _qualities(w: Weights) -> Callable[[tuple[int, ...]], float]:
+    # hand_quality for these weights, remembered: one decision meets the same hands again and
+    # again (every Scout & Show's following Shows), and so do the bots of a server. One table
+    # per set of weights, so that a look-up hashes only the hand.
+    found = _QUALITIES.get(w)
+    if found is not None:
+        return found
+    known: dict[tuple[int, ...], float] = {}
+
+    def quality(values: tuple[int, ...]) -> float:
+        q = known.get(values)
+        if q is None:
+            if len(known) >= QUALITIES_MAX:
+                known.clear()
+            q = known[values] = _hand_quality(values, w)
+        return q
+
+    _QUALITIES[w] = quality
+    return quality
+
+
 def _hand_quality(values: tuple[int, ...], w: Weights) -> float:
-    # hand_quality, remembered: one decision meets the same hands again and again (every
-    # Scout & Show's following Shows), and so do the bots of a server.
     if not values:
         return 2.0
-    sizes = partition(values)
-    lone = sum(1 for s in sizes if s == 1)
+    groups, lone, best, _ = hand_shape(values)
     return (
-        -w.per_group * len(sizes)
+        -w.per_group * groups
         - w.lone_card * lone
-        + w.strength * (best_group_key(values) >> 3)
+        + w.strength * (best >> 3)
         - w.hand_card * len(values) * 0.1
     )
 
@@ -135,16 +231,16 @@ def evaluate(
             return hand_quality(new_hand, w) - chip_cost
         rest_show = active[1:] if action.end == "left" else active[:-1]
         target = group_key([c[0] for c in rest_show])
+        quality = _qualities(w)
+        captured = w.captured * len(rest_show)
+        held = tuple(new_hand)
         best = -1e9
-        for i in range(len(new_hand)):
-            for j in range(i + 1, len(new_hand) + 1):
-                key = group_key(new_hand[i:j])
-                if key == 0:
-                    break
+        for i in range(len(held)):
+            for j, key in groups_from(held, i):
                 if key > target:
-                    rest = new_hand[:i] + new_hand[j:]
-                    value = w.captured * len(rest_show) + hand_quality(rest, w) + w.tempo * key
-                    best = max(best, value + (100.0 if not rest else 0.0))
+                    left = held[:i] + held[j:]
+                    value = captured + quality(left) + w.tempo * key
+                    best = max(best, value + (100.0 if not left else 0.0))
         return best - chip_cost - 0.4  # spending Scout & Show has a cost too
     return 0.0
 

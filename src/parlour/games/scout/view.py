@@ -9,6 +9,7 @@ Private: the cards in other hands, the set-aside cards, other seats' flip choice
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any, NotRequired, TypedDict
 
 from parlour.games.scout.cards import Card, canonical
@@ -64,25 +65,58 @@ def _cards(cards: tuple[Card, ...]) -> list[list[int]]:
 def _event(state: State, event: tuple[Any, ...], seat: int | None) -> dict[str, Any]:
     kind = event[0]
     if kind == "flip":
-        _, rnd, who, flipped = event
-        out: dict[str, Any] = {"type": "flip_decided", "round": rnd + 1, "seat": who}
-        if who == seat:
-            out["flip"] = flipped
-        return out
-    if kind == "show":
+        return _flip_event(event, event[2] == seat)
+    if kind in ("show", "scout", "scout_show"):
+        return _public_event(event)
+    _, rnd, _reason, _seat = event
+    return {"type": "round_end", **state.results[rnd].to_json()}
+
+
+class Event(dict[str, Any]):
+    """A logged event as views and histories show it. Events never change once logged, and
+    every later view of every seat shows them again (a view carries the round's whole log), so
+    each is converted once and the same one shared: it is read-only (changing it raises
+    ``TypeError``; change a copy, ``dict(event)``)."""
+
+    __slots__ = ()
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a logged event is shared by every view: change a copy (dict(event))")
+
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    update = pop = popitem = clear = setdefault = _read_only
+
+    def __reduce__(self) -> Any:
+        return (Event, (dict(self),))
+
+
+@lru_cache(maxsize=1 << 15)
+def _flip_event(event: tuple[Any, ...], own: bool) -> dict[str, Any]:
+    _, rnd, who, flipped = event
+    out: dict[str, Any] = {"type": "flip_decided", "round": rnd + 1, "seat": who}
+    if own:
+        out["flip"] = flipped
+    return Event(out)
+
+
+@lru_cache(maxsize=1 << 15)
+def _public_event(event: tuple[Any, ...]) -> dict[str, Any]:
+    if event[0] == "show":
         _, rnd, who, start, length, group, captured = event
-        return {
-            "type": "show",
-            "round": rnd + 1,
-            "seat": who,
-            "start": start,
-            "length": length,
-            "cards": _cards(group),
-            "captured": captured,
-        }
-    if kind in ("scout", "scout_show"):
-        _, rnd, who, end, rotate, insert, taken, owner = event
-        return {
+        return Event(
+            {
+                "type": "show",
+                "round": rnd + 1,
+                "seat": who,
+                "start": start,
+                "length": length,
+                "cards": _cards(group),
+                "captured": captured,
+            }
+        )
+    kind, rnd, who, end, rotate, insert, taken, owner = event
+    return Event(
+        {
             "type": kind,
             "round": rnd + 1,
             "seat": who,
@@ -92,8 +126,37 @@ def _event(state: State, event: tuple[Any, ...], seat: int | None) -> dict[str, 
             "card": [taken[0], taken[1]],
             "chip_to": owner,
         }
-    _, rnd, _reason, _seat = event
-    return {"type": "round_end", **state.results[rnd].to_json()}
+    )
+
+
+_LOGS: dict[tuple[int, int | None], tuple[Any, list[dict[str, Any]]]] = {}
+"""The latest round logs as views show them, by (the log's newest node's ``id``, seat), with the
+node itself (an ``id`` is only trusted while its node is the one kept here)."""
+_LOGS_MAX = 1 << 13
+
+
+def _round_log(state: State, seat: int | None) -> list[dict[str, Any]]:
+    # The current round's events as ``seat`` sees them (a list of its own for every view). The
+    # log is a chain of (earlier, event) pairs that the next state extends: the list for the
+    # node before is extended by one event instead of converting the round again.
+    node = state.log
+    if node is None:
+        return []
+    found = _LOGS.get((id(node), seat))
+    if found is not None and found[0] is node:
+        return list(found[1])
+    earlier, event = node
+    if event[1] != state.round:
+        return []
+    before = _LOGS.get((id(earlier), seat)) if earlier is not None else None
+    if before is not None and before[0] is earlier and (earlier[1][1] == state.round):
+        log = [*before[1], _event(state, event, seat)]
+    else:
+        log = [_event(state, e, seat) for e in state.events(state.round)]
+    if len(_LOGS) >= _LOGS_MAX:
+        _LOGS.clear()
+    _LOGS[(id(node), seat)] = (node, log)
+    return list(log)
 
 
 def view(state: State, seat: int | None) -> ScoutView:
@@ -144,7 +207,7 @@ def view(state: State, seat: int | None) -> ScoutView:
         "results": [r.to_json() for r in state.results],
         "totals": list(state.totals),
         "outcome": outcome(state),
-        "log": [_event(state, e, me) for e in state.events(state.round)],
+        "log": _round_log(state, me),
     }
     if players == 2:
         out["seen_earlier"] = _seen_earlier(state, me)
