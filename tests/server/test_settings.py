@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -50,6 +52,7 @@ def test_environment_then_options() -> None:
         {"PARLOUR_BOT_DELAY_MIN_MS": "900", "PARLOUR_BOT_DELAY_MAX_MS": "100"},
         {"PARLOUR_MAX_MESSAGE_BYTES": "10"},
         {"PARLOUR_ANIM_MS": "-1"},
+        {"PARLOUR_GC_YOUNG": "-5"},
     ],
 )
 def test_bad_settings_are_refused(env: dict[str, str]) -> None:
@@ -119,3 +122,18 @@ def test_bot_inline_names_levels() -> None:
     assert Settings.from_env({"PARLOUR_BOT_INLINE": ""}).bot_inline == ""
     with pytest.raises(ValueError, match="bot_inline"):
         Settings(bot_inline="easy,grandmaster")
+
+
+def test_a_server_process_sets_aside_what_it_started_with_and_collects_less_often() -> None:
+    # parlour serve calls tune_gc(settings.gc_young) before it serves (in a process of its own
+    # here: the collector's settings are the whole process's).
+    code = (
+        "import gc; from parlour.server.run import tune_gc; from parlour.server import Settings\n"
+        "before = gc.get_threshold(); tune_gc(0); kept = gc.get_threshold()\n"
+        "tune_gc(Settings.from_env({'PARLOUR_GC_YOUNG': '12345'}).gc_young)\n"
+        "print(before == kept, gc.get_threshold()[0], gc.get_freeze_count() > 1000)"
+    )
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           timeout=60, check=True)  # fmt: skip
+    assert found.stdout.split() == ["True", "12345", "True"]
+    assert Settings().gc_young == 20000
