@@ -123,42 +123,12 @@ def features(
             )
         rest_show = active[1:] if action.end == "left" else active[:-1]
         target = group_key([c[0] for c in rest_show])
-        w = weights if weights is not None else load_weights()
-        # Every following Show is valued as dot(w, its _vector) would value it, term by term in
-        # the same order (so to the last bit), without building the vectors; the best one's
-        # vector is built at the end.
-        held = tuple(new_hand)
-        captured = float(len(rest_show))
-        fewest = max(1, min(opponents))
-        safe = [sum(1 for h in opponents if h < n) / len(opponents) for n in range(len(held) + 1)]
-        best_at: tuple[int, int, int] | None = None
-        best_value = float("-inf")
-        for i in range(len(held)):
-            for j, key in groups_from(held, i):
-                if key > target:
-                    left = held[:i] + held[j:]
-                    groups, lone, strength, count, measure = _hand_features(left)
-                    value = (
-                        w[0] * groups
-                        + w[1] * lone
-                        + w[2] * strength
-                        + w[3] * count
-                        + w[4] * measure
-                        + w[5] * (count / fewest)
-                        + w[6] * captured
-                        + w[7] * chip
-                        + w[8] * 1.0
-                        + w[9] * (key / 32)
-                        + w[10] * safe[j - i]
-                        + w[11] * 0.0
-                        + w[12] * 0.0
-                        + w[13] * (0.0 if left else 1.0)
-                    )
-                    if value > best_value:
-                        best_at, best_value = (i, j, key), value
-        if best_at is None:
+        w = tuple(weights) if weights is not None else load_weights()
+        found = _best_following_show(tuple(new_hand), target, len(rest_show), chip,
+                                     tuple(opponents), w)  # fmt: skip
+        if found is None:
             return _vector(new_hand, opponents, chips=chip)
-        i, j, key = best_at
+        i, j, key = found
         return _vector(
             new_hand[:i] + new_hand[j:],
             opponents,
@@ -168,6 +138,51 @@ def features(
             shown_key=key,
         )
     return [0.0] * len(FEATURES)
+
+
+@lru_cache(maxsize=1 << 14)
+def _best_following_show(
+    held: tuple[int, ...],
+    target: int,
+    captured_cards: int,
+    chip: float,
+    opponents: tuple[int, ...],
+    w: tuple[float, ...],
+) -> tuple[int, int, int] | None:
+    # (start, end, strength) of the best Show beating strength ``target`` from the hand
+    # ``held`` (the Scout of a Scout & Show made), by the weights ``w``; None if there is none.
+    # Each is valued as dot(w, its _vector) would value it, term by term in the same order (so
+    # to the last bit), without building the vectors. Remembered: a third of a decision's
+    # Scout & Shows make a hand another one made (a card put either side of its twin).
+    captured = float(captured_cards)
+    fewest = max(1, min(opponents))
+    safe = [sum(1 for h in opponents if h < n) / len(opponents) for n in range(len(held) + 1)]
+    best_at: tuple[int, int, int] | None = None
+    best_value = float("-inf")
+    for i in range(len(held)):
+        for j, key in groups_from(held, i):
+            if key > target:
+                left = held[:i] + held[j:]
+                groups, lone, strength, count, measure = _hand_features(left)
+                value = (
+                    w[0] * groups
+                    + w[1] * lone
+                    + w[2] * strength
+                    + w[3] * count
+                    + w[4] * measure
+                    + w[5] * (count / fewest)
+                    + w[6] * captured
+                    + w[7] * chip
+                    + w[8] * 1.0
+                    + w[9] * (key / 32)
+                    + w[10] * safe[j - i]
+                    + w[11] * 0.0
+                    + w[12] * 0.0
+                    + w[13] * (0.0 if left else 1.0)
+                )
+                if value > best_value:
+                    best_at, best_value = (i, j, key), value
+    return best_at
 
 
 def _vector(

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from parlour.bots.scout.determinize import scout_view
@@ -231,18 +232,27 @@ def evaluate(
             return hand_quality(new_hand, w) - chip_cost
         rest_show = active[1:] if action.end == "left" else active[:-1]
         target = group_key([c[0] for c in rest_show])
-        quality = _qualities(w)
-        captured = w.captured * len(rest_show)
-        held = tuple(new_hand)
-        best = -1e9
-        for i in range(len(held)):
-            for j, key in groups_from(held, i):
-                if key > target:
-                    left = held[:i] + held[j:]
-                    value = captured + quality(left) + w.tempo * key
-                    best = max(best, value + (100.0 if not left else 0.0))
+        best = _best_following_show(tuple(new_hand), target, len(rest_show), w)
         return best - chip_cost - 0.4  # spending Scout & Show has a cost too
     return 0.0
+
+
+@lru_cache(maxsize=1 << 14)
+def _best_following_show(held: tuple[int, ...], target: int, captured: int, w: Weights) -> float:
+    # The value of the best Show beating strength ``target`` from the hand ``held`` (the
+    # Scout of a Scout & Show made), capturing ``captured`` cards; -1e9 if none. Remembered: a
+    # third of a decision's Scout & Shows make a hand another one made (a card put either side
+    # of its twin), and the first-move restraint judges the same ones as Easy does.
+    quality = _qualities(w)
+    points = w.captured * captured
+    best = -1e9
+    for i in range(len(held)):
+        for j, key in groups_from(held, i):
+            if key > target:
+                left = held[:i] + held[j:]
+                value = points + quality(left) + w.tempo * key
+                best = max(best, value + (100.0 if not left else 0.0))
+    return best
 
 
 class HeuristicBot:
