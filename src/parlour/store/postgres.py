@@ -20,6 +20,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
@@ -59,6 +60,11 @@ SQL = {
 
 FENCE_SQL = "SELECT parlour_fence(%s, %s)"
 """Checks a write's fencing token and keeps it (migration 2 defines the function)."""
+
+PIPELINE_FROM = 6
+"""A batch of more statements than this is sent pipelined (one round trip); fewer one by one
+(measured on one machine: 1–2 moves cost 210–220 µs of CPU one by one, 245–275 µs pipelined;
+8 moves 490–510 µs pipelined, 615–680 µs one by one)."""
 
 STALE_FENCE = "PLF01"
 """The SQLSTATE ``parlour_fence()`` raises for a stale fencing token."""
@@ -262,7 +268,13 @@ class PostgresStore:
         try:
             with self._pool.connection() as conn:
                 try:
-                    with conn.pipeline(), conn.transaction():
+                    count = sum(len(statements) for _, statements in valid)
+                    # pipelined when there are many: for a few, setting up the pipeline cost
+                    # more CPU than the round trips it saved
+                    batched: AbstractContextManager[Any] = (
+                        conn.pipeline() if count > PIPELINE_FROM else nullcontext()
+                    )
+                    with batched, conn.transaction():
                         for _, statements in valid:
                             for sql, args in statements:
                                 conn.execute(sql, args)

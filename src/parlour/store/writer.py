@@ -55,6 +55,8 @@ class GroupWriter:
         self._queue: collections.deque[tuple[Group, Future[None], float]] = collections.deque()
         self._ready = threading.Condition()
         self._thread: threading.Thread | None = None
+        self._waiting = False
+        """Whether the thread waits for work (only then is it woken: a busy one looks again)."""
         self._closing = False
         self.batches = 0
         """Transactions committed so far (each may hold many groups)."""
@@ -81,7 +83,8 @@ class GroupWriter:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="store-writer", daemon=True)
                 self._thread.start()
-            self._ready.notify()
+            elif self._waiting:
+                self._ready.notify()
         return future
 
     def backlog(self) -> tuple[int, float]:
@@ -109,7 +112,9 @@ class GroupWriter:
         while True:
             with self._ready:
                 while not self._queue and not self._closing:
+                    self._waiting = True
                     self._ready.wait()
+                    self._waiting = False
                 if not self._queue:
                     return
                 batch = list(self._queue)
