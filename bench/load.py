@@ -227,6 +227,7 @@ def render(phases: list[Phase], args: Any) -> Table:
     for q in (50, 95, 99):
         row(f"latency p{q} (ms)", lambda p, q=q: _ms(percentile(sorted(p.samples), q)))
     row("latency max (ms)", lambda p: _ms(max(p.samples, default=math.nan)))
+    row("latency p99 by 10 s (ms)", lambda p: " ".join(f"{v:.0f}" for v in p.p99_by_window()))
     row("server CPU mean / max (% core)", lambda p: _mean_max(p.server_cpu))
     row("server RSS mean / max (MB)", lambda p: _mean_max(p.server_rss_mb))
     row("client CPU mean / max (% core)", lambda p: _mean_max(p.client_cpu))

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 HOST = "127.0.0.1"
@@ -62,6 +63,8 @@ class Phase:
     games_started: int = 0
     games_finished: int = 0
     samples: list[float] = field(default_factory=list)
+    sampled_at: list[float] = field(default_factory=list)
+    """``time.monotonic()`` of each sample (the same order)."""
     kinds: dict[str, list[float]] = field(default_factory=dict)
     errors: Counter[str] = field(default_factory=Counter)
     server_cpu: list[float] = field(default_factory=list)
@@ -82,11 +85,23 @@ class Phase:
 
     def sample(self, ms: float, kind: str | None = None) -> None:
         self.samples.append(ms)
+        self.sampled_at.append(time.monotonic())
         if kind is not None:
             self.kinds.setdefault(kind, []).append(ms)
 
     def p99(self) -> float:
         return percentile(sorted(self.samples), 99)
+
+    def p99_by_window(self, window_s: float = 10.0) -> list[float]:
+        """The p99 of the samples of each ``window_s`` from the first sample on (a slow start,
+        a pause or a slow end shows up in its own window)."""
+        if not self.samples:
+            return []
+        first = self.sampled_at[0]
+        windows: dict[int, list[float]] = {}
+        for ms, at in zip(self.samples, self.sampled_at, strict=True):
+            windows.setdefault(int((at - first) // window_s), []).append(ms)
+        return [percentile(sorted(windows.get(i, [])), 99) for i in range(max(windows) + 1)]
 
 
 # ---------------------------------------------------------------------------------- the server
@@ -372,7 +387,7 @@ class Socket:
 
     async def send(self, kind: str, **body: Any) -> None:
         self.phase.sent += 1
-        await self.ws.send(json.dumps({"v": 1, "type": kind, **body}))
+        await self.ws.send(orjson.dumps({"v": 1, "type": kind, **body}).decode())
 
     async def recv(self) -> Msg:
         """The next message; ``TimeoutError`` after :data:`RECV_TIMEOUT_S` of silence (every
@@ -380,7 +395,7 @@ class Socket:
         async with asyncio.timeout(RECV_TIMEOUT_S):
             raw = await self.ws.recv()
         self.phase.received += 1
-        msg: Msg = json.loads(raw)
+        msg: Msg = orjson.loads(raw)  # the client's CPU is the machine's too: parse fast
         return msg
 
 
