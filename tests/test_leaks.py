@@ -445,7 +445,7 @@ def test_a_message_that_tells_something_hidden_is_caught(
         honest = events.history
 
         def told_flips(table: Table, seat: int | None, since: int = 0) -> list[Any]:
-            past = honest(table, seat, since)
+            past = [dict(e) for e in honest(table, seat, since)]  # shared events: copies
             flips = [e[3] for e in table.state.events() if e[0] == "flip"][since:]
             decided = (e for e in past if e["type"] == "flip_decided")
             for event, flip in zip(decided, flips, strict=False):

@@ -81,6 +81,15 @@ class Relay:
             msg = error("unavailable", self.state_id, CODES["unavailable"])
             self._out.put_nowait(encode(msg))
 
+    def _not_opened(self, redis_up: bool) -> None:
+        # The owner never heard of this connection: it is gone (the browser reconnects and
+        # reaches whoever takes the table over), or Redis is down (try again later).
+        if redis_up:
+            self.end(MOVED)
+        else:
+            self.failed(False)
+            self.end(1013)
+
     # ------------------------------------------------------------------ the browser's side
 
     async def run(self) -> None:
@@ -92,15 +101,9 @@ class Relay:
         bus = self.hub.bus
         hello = {"k": "open", "c": self.cid, "t": self.table_id, "from": bus.node}
         try:
-            try:
-                reached = await bus.publish(self.owner, hello)
-            except Exception:
-                self.failed(False)
-                self.end(1013)
-                return
-            if not reached:
-                self.end(MOVED)
-                return
+            # queued with everything else for the owner (one write a batch, in order: before
+            # the browser's own messages), not a Redis command of its own
+            bus.post(self.owner, hello, self._not_opened)
             while True:
                 msg = await websocket.receive()
                 if msg["type"] == "websocket.disconnect":
