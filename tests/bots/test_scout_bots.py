@@ -46,10 +46,18 @@ def test_hand_quality_prefers_fewer_groups() -> None:
 @given(st.lists(st.integers(1, 10), max_size=16))
 def test_the_one_pass_hand_shape_agrees_with_the_functions_it_replaces(hand: list[int]) -> None:
     # The evaluations' hot path reads a hand in one pass (hand_shape) and a hand's groups from
-    # a start by extending them (groups_from); they must say exactly what the plain functions do.
+    # a start by extending them (groups_from); they must say exactly what the plain functions
+    # (and the one-ply reference's measure, now read from hand_shape) do.
     sizes = partition(hand)
     lone = sum(1 for s in sizes if s == 1)
-    assert hand_shape(hand) == (len(sizes), lone, best_group_key(hand), group_measure(hand))
+    measure, at = 0.0, 0  # the reference's measure: k² a maximal group of k ≥ 2, sets × 1.25
+    for size in sizes:
+        group = hand[at : at + size]
+        at += size
+        if size >= 2:
+            measure += size * size * (1.25 if group[0] == group[1] else 1.0)
+    assert hand_shape(hand) == (len(sizes), lone, best_group_key(hand), measure)
+    assert group_measure(hand) == measure and group_measure(hand, 1.0) == hand_shape(hand, 1.0)[3]
     for start in range(len(hand)):
         expected = []
         for end in range(start + 1, len(hand) + 1):

@@ -54,11 +54,11 @@ def best_group_key(values: Sequence[int]) -> int:
     return best_key([(v, 0) for v in values])
 
 
-def hand_shape(values: Sequence[int]) -> tuple[int, int, int, float]:
+def hand_shape(values: Sequence[int], set_bonus: float = 1.25) -> tuple[int, int, int, float]:
     """In one pass over a hand of these numbers: how many maximal groups it splits into (as
     :func:`partition`), how many of them are lone cards, the strongest group's strength (as
-    :func:`best_group_key`) and the one-ply reference's group measure (as
-    ``parlour.bots.scout.oneply.group_measure``).
+    :func:`best_group_key`) and the one-ply reference's group measure
+    (``parlour.bots.scout.oneply.group_measure``: sets count ``set_bonus`` times).
 
     >>> hand_shape([3, 4, 5, 9, 9, 1])
     (3, 1, 99, 14.0)
@@ -79,7 +79,7 @@ def hand_shape(values: Sequence[int]) -> tuple[int, int, int, float]:
         if k == 1:
             lone += 1
         else:
-            measure += k * k * (1.25 if step == 0 else 1.0)
+            measure += k * k * (set_bonus if step == 0 else 1.0)
         i = j
     # the strongest group: the engine's scan (rules._best_group) over the numbers
     best = length = 0

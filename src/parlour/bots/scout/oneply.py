@@ -18,6 +18,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from parlour.bots.scout.heuristic import hand_shape
 from parlour.games.scout import Flip, Scout, ScoutShow, Show, group_key
 
 
@@ -30,20 +31,7 @@ def group_measure(values: Sequence[int], set_bonus: float = 1.25) -> float:
     >>> group_measure([7, 7, 2], set_bonus=1.0)
     4.0
     """
-    total = 0.0
-    i, n = 0, len(values)
-    while i < n:
-        j = i + 1
-        step = 0
-        if j < n and -1 <= values[j] - values[i] <= 1:
-            step = values[j] - values[i]
-            while j < n and values[j] - values[j - 1] == step:
-                j += 1
-        k = j - i
-        if k >= 2:
-            total += k * k * (set_bonus if step == 0 else 1.0)
-        i = j
-    return total
+    return hand_shape(values, set_bonus)[3]
 
 
 class OnePlyBot:
