@@ -74,6 +74,7 @@ from bench.loadkit import (
     percentile,
 )
 from parlour.server.run import tune_gc
+from parlour.server.settings import Settings
 
 # ---------------------------------------------------------------------------------- phases
 
@@ -384,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--kill-one needs --processes N")
     # The client's own garbage collection must not hold up its reads (it did: full collections
     # of 0.3 s, ten a minute, with 2,000 sockets), so it collects as the servers do.
-    tune_gc(20000)
+    tune_gc(Settings().gc_young)
     if args.scenario:
         return load_limits().run(args.scenario, args, Console(width=110))
     if args.profile:

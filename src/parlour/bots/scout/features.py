@@ -36,7 +36,7 @@ from importlib import resources
 from operator import mul
 from typing import Any
 
-from parlour.bots.scout.heuristic import best_by, groups_from, hand_shape
+from parlour.bots.scout.heuristic import best_by, following_shows, hand_shape
 from parlour.games.scout import Flip, Scout, ScoutShow, Show, group_key
 
 FEATURES = (
@@ -159,29 +159,26 @@ def _best_following_show(
     safe = [sum(1 for h in opponents if h < n) / len(opponents) for n in range(len(held) + 1)]
     best_at: tuple[int, int, int] | None = None
     best_value = float("-inf")
-    for i in range(len(held)):
-        for j, key in groups_from(held, i):
-            if key > target:
-                left = held[:i] + held[j:]
-                groups, lone, strength, count, measure = _hand_features(left)
-                value = (
-                    w[0] * groups
-                    + w[1] * lone
-                    + w[2] * strength
-                    + w[3] * count
-                    + w[4] * measure
-                    + w[5] * (count / fewest)
-                    + w[6] * captured
-                    + w[7] * chip
-                    + w[8] * 1.0
-                    + w[9] * (key / 32)
-                    + w[10] * safe[j - i]
-                    + w[11] * 0.0
-                    + w[12] * 0.0
-                    + w[13] * (0.0 if left else 1.0)
-                )
-                if value > best_value:
-                    best_at, best_value = (i, j, key), value
+    for i, j, key, left in following_shows(held, target):
+        groups, lone, strength, count, measure = _hand_features(left)
+        value = (
+            w[0] * groups
+            + w[1] * lone
+            + w[2] * strength
+            + w[3] * count
+            + w[4] * measure
+            + w[5] * (count / fewest)
+            + w[6] * captured
+            + w[7] * chip
+            + w[8] * 1.0
+            + w[9] * (key / 32)
+            + w[10] * safe[j - i]
+            + w[11] * 0.0
+            + w[12] * 0.0
+            + w[13] * (0.0 if left else 1.0)
+        )
+        if value > best_value:
+            best_at, best_value = (i, j, key), value
     return best_at
 
 

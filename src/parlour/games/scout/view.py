@@ -149,7 +149,7 @@ def _round_log(state: State, seat: int | None) -> list[dict[str, Any]]:
     if event[1] != state.round:
         return []
     before = _LOGS.get((id(earlier), seat)) if earlier is not None else None
-    if before is not None and before[0] is earlier and (earlier[1][1] == state.round):
+    if before is not None and before[0] is earlier and earlier[1][1] == state.round:
         log = [*before[1], _event(state, event, seat)]
     else:
         log = [_event(state, e, seat) for e in state.events(state.round)]
