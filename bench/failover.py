@@ -142,14 +142,17 @@ def _phase_with_cluster(
     finally:
         for server in servers:
             server.stop()
+        moved = 0
         for server in servers:
             if not server.log.exists():
                 continue
             lines = server.log.read_text(errors="replace").splitlines()
+            moved += sum("handed over" in line for line in lines)
             problems = [line for line in lines if line.startswith(("ERROR", "Traceback"))]
             if problems:
                 phase.notes.append(f"{server.log.name}: {len(problems)} log lines with ERROR")
                 phase.notes += problems[:3]
+        phase.notes.append(f"tables that moved to the process a socket of theirs reached: {moved}")
 
 
 def snap_phase(workdir: Path, shared: tuple[str, str], args: Any) -> Phase:

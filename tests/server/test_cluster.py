@@ -31,7 +31,13 @@ from tests.server.test_faults import Player
 
 Msg = dict[str, Any]
 LEASE_MS, RENEW_MS = 1500, 300
-ENV = {"PARLOUR_LEASE_MS": str(LEASE_MS), "PARLOUR_RENEW_MS": str(RENEW_MS)}
+ENV = {
+    "PARLOUR_LEASE_MS": str(LEASE_MS),
+    "PARLOUR_RENEW_MS": str(RENEW_MS),
+    # these tests relay sockets to a table's owner: its tables stay where they are (tables
+    # moving to their sockets: tests/server/test_follow.py)
+    "PARLOUR_TABLES_FOLLOW": "0",
+}
 
 
 def start_cluster(

@@ -70,6 +70,11 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--lease-ms", type=int, help="a table owner's lease (default 5000)")
     serve.add_argument("--renew-ms", type=int, help="how often it is renewed (default 1000)")
     serve.add_argument(
+        "--no-tables-follow", dest="tables_follow", action="store_const", const=False,
+        help="keep a table with the process that made it (default: a table nobody is at moves "
+        "to the process its next socket reaches)",
+    )  # fmt: skip
+    serve.add_argument(
         "--bot-delay-ms",
         metavar="MIN-MAX",
         help="how long computer opponents pause before they move (default 600-1500)",
@@ -188,6 +193,7 @@ def _serve(args: argparse.Namespace) -> int:
             redis=args.redis,
             lease_ms=args.lease_ms,
             renew_ms=args.renew_ms,
+            tables_follow=args.tables_follow,
             workers=args.workers,
             bot_delay_min_ms=low,
             bot_delay_max_ms=high,

@@ -61,7 +61,7 @@ from parlour.server.learn import learn_route
 from parlour.server.limits import AddressLimiter
 from parlour.server.netinfo import connection_socket
 from parlour.server.pages import WEB, page_routes
-from parlour.server.protocol import CODES, ProtocolError, encode, error, parse
+from parlour.server.protocol import CODES, Moved, ProtocolError, encode, error, parse
 from parlour.server.replay import Expired, NotFinished, ReplayCache
 from parlour.server.rooms import KICK, Connection, Room
 from parlour.server.schema import NewTable, games_route, table_setup
@@ -281,7 +281,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return room
         try:
             body = await _json_body(request, settings.request_timeout_s)
-            seat, token = await room.join(body.get("name", "Guest"))
+            for attempt in range(3):
+                try:
+                    seat, token = await room.join(body.get("name", "Guest"))
+                    break
+                except Moved:  # many processes: the table moved meanwhile, nothing was
+                    if attempt == 2:  # written: ask again where it is now
+                        raise
+                room = await room_of(request)
+                if isinstance(room, Response):
+                    return room
         except ProtocolError as exc:
             return _problem(STATUS.get(exc.code, 400), exc.code, exc.message)
         return JSONResponse({"v": 1, "table_id": room.table_id, "seat": seat, "token": token})

@@ -43,7 +43,7 @@ from typing import Any
 from parlour.server.bots import BotRunner
 from parlour.server.bus import REDIS_ERRORS, Bus, connect
 from parlour.server.hub import Hub, room_for
-from parlour.server.protocol import ProtocolError
+from parlour.server.protocol import Moved, ProtocolError
 from parlour.server.relay import MOVED, Relay, RemoteSocket
 from parlour.server.rooms import Room
 from parlour.server.settings import Settings
@@ -71,14 +71,24 @@ counter is kept a day (a token is never below Redis's clock in ms, so it still g
 counter is gone)."""
 
 RENEW = """
-local cur = redis.call('GET', KEYS[1])
-if cur == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
-if not cur then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 2 end
-return 0
+local out = {}
+for i, key in ipairs(KEYS) do
+  local cur = redis.call('GET', key)
+  if cur == ARGV[i + 1] then
+    redis.call('PEXPIRE', key, ARGV[1])
+    out[i] = 1
+  elseif not cur then
+    redis.call('SET', key, ARGV[i + 1], 'PX', ARGV[1])
+    out[i] = 2
+  else
+    out[i] = 0
+  end
+end
+return out
 """
-"""Renew a lease held as ``ARGV[1]`` (1), take it back if it lapsed and nobody took it (2: the
-token is unchanged, so the store still refuses it if another process wrote meanwhile), or
-report it lost (0)."""
+"""Renew the leases ``KEYS`` held as ``ARGV[2…]`` for ``ARGV[1]`` ms, in one command a renewal
+round: for each, 1 if renewed, 2 if it had lapsed and nobody took it (taken back: the token is
+unchanged, so the store still refuses it if another process wrote meanwhile), 0 if lost."""
 
 RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -143,6 +153,8 @@ class ClusterHub(Hub):
         self.remotes: dict[str, RemoteSocket] = {}
         """Sockets held elsewhere for tables owned here, by connection id."""
         self._pending: dict[str, asyncio.Task[None]] = {}
+        self._handing: dict[str, asyncio.Future[None]] = {}
+        """Tables being handed over (their lease being given back), by table."""
         """Take-overs in progress, by table."""
         self._claims: dict[str, float] = {}
         """New tables being stored, by table: when their lease was taken (``time.monotonic()``)."""
@@ -156,6 +168,8 @@ class ClusterHub(Hub):
         self._release = self.redis.register_script(RELEASE)
         self.took_over = 0
         """Tables this process took over from a lapsed lease."""
+        self.handed_over = 0
+        """Tables this process gave up to another that asked (``tables_follow``)."""
 
     def key(self, kind: str, table_id: str) -> str:
         return f"{self.settings.redis_prefix}{kind}:{table_id}"
@@ -194,7 +208,7 @@ class ClusterHub(Hub):
             **super().health(),
             "cluster": {"node": self.node, "redis": self.bus.up, "owned": len(self.leases),
                         "relayed_here": len(self.relays), "relayed_to_here": len(self.remotes),
-                        "took_over": self.took_over},
+                        "took_over": self.took_over, "handed_over": self.handed_over},
         }  # fmt: skip
 
     # ------------------------------------------------------------------ fenced writes
@@ -202,7 +216,7 @@ class ClusterHub(Hub):
     def fence(self, table_id: str) -> Fence | None:
         lease = self.leases.get(table_id)
         if lease is None:
-            raise ProtocolError("unavailable", MOVED_AWAY)
+            raise Moved(MOVED_AWAY)
         if not self.bus.up:
             raise ProtocolError("unavailable", REDIS_DOWN)
         return (table_id, lease.token)
@@ -216,7 +230,7 @@ class ClusterHub(Hub):
         except StaleFence as exc:
             log.warning("stale fence: %s; this process gives the table up", exc)
             self.lose(table_id)
-            raise ProtocolError("unavailable", MOVED_AWAY) from None
+            raise Moved(MOVED_AWAY) from None
 
     def submit(self, table_id: str, ops: list[Op]) -> Future[None]:
         try:
@@ -367,6 +381,9 @@ class ClusterHub(Hub):
             return False
         try:
             owner = await self.owner_of(table_id)
+            if owner is not None and self.settings.tables_follow:
+                await self._fetch(owner, table_id)
+                owner = await self.owner_of(table_id)  # here if it came, else where it is now
         except KeyError:
             return False  # serve_socket says why
         except STORAGE_ERRORS:
@@ -387,6 +404,51 @@ class ClusterHub(Hub):
             await relay.run()
         finally:
             self.relays.pop(cid, None)
+        return True
+
+    async def _fetch(self, owner: str, table_id: str) -> None:
+        """Ask ``owner`` to give ``table_id`` up for this process to take (a socket of it has
+        reached this process); it may or may not."""
+        with contextlib.suppress(ProtocolError):
+            await self.call(owner, "hand", table_id, {})
+
+    async def hand_over(self, table_id: str) -> bool:
+        """Give ``table_id`` up (another process asked for it: see ``tables_follow``) if
+        nobody is connected to it here or on the way (a relayed socket opening), it is not
+        being created or taken over, and no input or write is under way; whether it did.
+
+        The room is dropped and the lease given back before the answer: the asking process
+        takes the lease with a new fencing token and rebuilds the table from the store, so a
+        move is as safe as a take-over (a write of this process's still under way could only
+        be refused).
+        """
+        if (handing := self._handing.get(table_id)) is not None:
+            await asyncio.shield(handing)  # handed to another asker: this one looks again
+            return False
+        room = self.rooms.get(table_id)
+        lease = self.leases.get(table_id)
+        if (
+            room is None
+            or lease is None
+            or room.conns
+            or not room.settled
+            or table_id in self._claims
+            or table_id in self._pending
+            or any(r.path_params["table_id"] == table_id for r in self.remotes.values())
+        ):
+            return False
+        del self.rooms[table_id]
+        del self.leases[table_id]
+        room.cancel()
+        self.handed_over += 1
+        handing = self._handing[table_id] = asyncio.get_running_loop().create_future()
+        try:
+            with contextlib.suppress(*REDIS_ERRORS):  # else it lapses: the asker waits for it
+                await self._release(keys=[self.key("lease", table_id)], args=[lease.value])
+        finally:
+            del self._handing[table_id]
+            handing.set_result(None)
+        log.info("table %s handed over (a socket of it reached another process)", table_id)
         return True
 
     # ------------------------------------------------------------------ messages
@@ -466,8 +528,10 @@ class ClusterHub(Hub):
 
         def failed(up: bool) -> None:
             if not answer.done():
-                answer.set_exception(ProtocolError("unavailable", REDIS_DOWN if not up
-                                                   else MOVED_AWAY))  # fmt: skip
+                # it reached nobody: not applied
+                answer.set_exception(
+                    Moved(MOVED_AWAY) if up else ProtocolError("unavailable", REDIS_DOWN)
+                )
 
         msg = {"k": "rpc", "id": rid, "from": self.node, "op": op, "t": table_id, "a": args}
         self.bus.post(node, msg, failed)
@@ -478,19 +542,23 @@ class ClusterHub(Hub):
         finally:
             self._calls.pop(rid, None)
         if "err" in found:
-            raise ProtocolError(*found["err"])
+            code, text, *moved = found["err"]
+            raise Moved(text) if moved and moved[0] else ProtocolError(code, text)
         return found["ok"]
 
     async def _answer(self, msg: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"k": "re", "id": msg["id"]}
         room = self.rooms.get(msg["t"])
         try:
-            if room is None or msg["op"] != "join":
-                raise ProtocolError("unavailable", MOVED_AWAY)
-            seat, token = await room.join(msg["a"].get("name", "Guest"))
-            reply["ok"] = {"seat": seat, "token": token}
+            if msg["op"] == "hand":
+                reply["ok"] = {"handed": await self.hand_over(msg["t"])}
+            elif room is None or msg["op"] != "join":
+                raise Moved(MOVED_AWAY)
+            else:
+                seat, token = await room.join(msg["a"].get("name", "Guest"))
+                reply["ok"] = {"seat": seat, "token": token}
         except ProtocolError as exc:
-            reply["err"] = [exc.code, exc.message]
+            reply["err"] = [exc.code, exc.message, isinstance(exc, Moved)]
         self.bus.post(msg["from"], reply)
 
     # ------------------------------------------------------------------ keeping leases
@@ -521,14 +589,12 @@ class ClusterHub(Hub):
         for table_id in [t for t in self.rooms if t not in self.leases]:
             self.lose(table_id)  # never run a table without its lease
         owned = list(self.leases.items())
-        if owned:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for table_id, lease in owned:
-                    keys = [self.key("lease", table_id)]
-                    args: list[str | int] = [lease.value, self.settings.lease_ms]
-                    await self._renew(keys=keys, args=args, client=pipe)
-                results = await pipe.execute()
-            for (table_id, lease), result in zip(owned, results, strict=True):
+        for start in range(0, len(owned), 1000):
+            chunk = owned[start : start + 1000]
+            keys = [self.key("lease", table_id) for table_id, _ in chunk]
+            args: list[str | int] = [self.settings.lease_ms, *(lease.value for _, lease in chunk)]
+            results = await self._renew(keys=keys, args=args)
+            for (table_id, lease), result in zip(chunk, results, strict=True):
                 if not result and self.leases.get(table_id) is lease:
                     self.lose(table_id)
         relays = list(self.relays.values())

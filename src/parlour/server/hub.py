@@ -169,6 +169,7 @@ class Hub:
             "store": {"waiting": waiting, "oldest_ms": round(oldest * 1000, 1),
                       "batches": self.store.writer.batches, "groups": self.store.writer.groups},
             "tables": sum(not r.finished for r in self.rooms.values()),
+            "connections": sum(len(r.conns) for r in self.rooms.values()),
             "busy": self.busy(),
         }  # fmt: skip
 

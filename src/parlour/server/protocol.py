@@ -135,6 +135,14 @@ class ProtocolError(Exception):
         self.message = message or CODES[code]
 
 
+class Moved(ProtocolError):
+    """``unavailable``: the table is now played by another server process (many processes);
+    nothing was applied, so the caller may ask again where the table is."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("unavailable", message)
+
+
 @dataclass(frozen=True)
 class ClientMessage:
     """A parsed, well-formed message from the browser."""

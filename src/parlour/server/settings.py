@@ -130,6 +130,11 @@ class Settings:
     - ``lease_ms``, ``renew_ms``: a table's owner renews its lease every ``renew_ms``; a lease
       not renewed for ``lease_ms`` (its owner died or was cut off) lapses, and another process
       takes the table over from the store's log.
+    - ``tables_follow``: a table nobody is connected to moves to the process that a socket of
+      it reaches (that process asks the owner, takes the lease and rebuilds the table from the
+      store), so that the socket is served where it is instead of relayed: one hop and two
+      processes fewer for every message. Off: a table stays with the process that created it
+      (or took it over).
     - ``workers``: how many server processes ``parlour serve`` starts on its one port (1: just
       itself). More than one needs ``redis``: they are many processes as above, started and
       watched by one parent that starts a new one whenever one dies (``parlour.server.run``).
@@ -188,6 +193,7 @@ class Settings:
     redis_prefix: str = "parlour:"
     lease_ms: int = 5000
     renew_ms: int = 1000
+    tables_follow: bool = True
     workers: int = 1
 
     def __post_init__(self) -> None:
