@@ -126,7 +126,7 @@ def _phase_with_cluster(
     try:
         for server in servers:
             server.start()
-        ports = Ports([s.port for s in servers], random.Random(args.seed + 7))
+        ports = Ports([s.port for s in servers], random.Random(args.seed + 7), args.route)
 
         async def run() -> None:
             pids = [s.proc.pid for s in servers if s.proc is not None]

@@ -338,6 +338,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     cluster.add_argument("--processes", type=int, default=0, help="server processes (0: one)")
     cluster.add_argument("--kill-one", action="store_true", help="SIGKILL one of them mid-run")
+    cluster.add_argument(
+        "--route", choices=["random", "table"], default="random",
+        help="where sockets go: a random process (default), or one per table by its id",
+    )  # fmt: skip
     cluster.add_argument("--redis", metavar="URL", help="Redis (default: a throwaway one)")
     cluster.add_argument(
         "--db",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import random
 import sys
 import time
@@ -49,6 +50,10 @@ class Ports:
 
     ports: list[int]
     rng: random.Random = field(default_factory=random.Random)
+    route: str = "random"
+    """Where sockets go: ``random`` (a random live process), or ``table`` (every socket of a
+    table at one live process chosen by its id, as a proxy hashing the ``/ws/{table}`` path
+    does: rendezvous hashing, so that only a dead process's tables go elsewhere)."""
     alive: list[bool] = field(default_factory=list)
     tables: list[Any] = field(default_factory=list)
     """Every SCOUT table played (many processes only: :class:`ScoutTable`)."""
@@ -73,6 +78,13 @@ class Ports:
     def pick(self) -> int:
         """A random live process's port."""
         return self.ports[self.rng.choice(self.live())]
+
+    def socket(self, table_id: str) -> int:
+        """The port a socket of ``table_id`` goes to (see :attr:`route`)."""
+        if self.route != "table":
+            return self.pick()
+        weight = lambda i: hashlib.blake2b(f"{i}/{table_id}".encode(), digest_size=8).digest()  # noqa: E731
+        return self.ports[max(self.live(), key=weight)]
 
 
 async def run_slots(
@@ -308,7 +320,7 @@ class ScoutTable(Played):
 
 async def _reopen(stack: contextlib.AsyncExitStack, ports: Ports, table_id: str, token: str,
                   phase: Phase) -> tuple[Socket, Msg]:  # fmt: skip
-    """A person's socket at a random live process, as a browser reconnects: after a back-off of
+    """A person's socket at a live process (see :meth:`Ports.socket`), as a browser reconnects: after a back-off of
     0.3 s doubling between attempts, each drawn between half and one and a half times (capped
     at 1 s here, to see a table resume soon after it does), for at most 30 s."""
     give_up = time.monotonic() + 30
@@ -318,7 +330,10 @@ async def _reopen(stack: contextlib.AsyncExitStack, ports: Ports, table_id: str,
         back_off *= 2
         try:
             found: tuple[Socket, Msg] = await asyncio.wait_for(
-                stack.enter_async_context(open_seat(ports.pick(), table_id, token, phase)), 10
+                stack.enter_async_context(
+                    open_seat(ports.socket(table_id), table_id, token, phase)
+                ),
+                10,
             )
             phase.errors["reconnected"] += 1
             return found
@@ -347,10 +362,10 @@ async def scout_game(ports: Ports, phase: Phase, rng: random.Random, args: Any) 
     table = ScoutTable(phase, rng, parse_range(args.think_ms))
     async with contextlib.AsyncExitStack() as stack:
         host, first0 = await stack.enter_async_context(
-            open_seat(ports.pick(), table_id, made["token"], phase)
+            open_seat(ports.socket(table_id), table_id, made["token"], phase)
         )
         guest, first1 = await stack.enter_async_context(
-            open_seat(ports.pick(), table_id, joined["token"], phase)
+            open_seat(ports.socket(table_id), table_id, joined["token"], phase)
         )
         table.people = [
             ScoutPerson(table, host, first0, made["token"]),
@@ -519,7 +534,7 @@ async def snap_game(
     table = Played()
     async with contextlib.AsyncExitStack() as stack:
         sock, first = await stack.enter_async_context(
-            open_seat(ports.pick(), made["table_id"], made["token"], phase)
+            open_seat(ports.socket(made["table_id"]), made["table_id"], made["token"], phase)
         )
         person = SnapPerson(table, sock, first, phase, rng, args, made["token"])
         table.people = [person]
