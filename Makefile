@@ -7,9 +7,10 @@ STAMP := $(VENV)/.installed
 .PHONY: constraints serve test lint bench tune-scout train-scout-net plots-scout-net bench-bots bench-rl rt-bots plots-rt load load-flood fair golden pictures clean
 
 # constraints.txt pins every package installed, direct or not (make constraints rewrites it).
-# The install also compiles SCOUT's encoder for the research interfaces (setup.py, optional:
-# without a C compiler the pure-Python encoder is used); a change to its C source reinstalls.
-$(STAMP): pyproject.toml constraints.txt setup.py src/parlour/bots/scout/_ccodec.c
+# The install also compiles SCOUT's encoder for the research interfaces and the SCOUT bots' hand
+# arithmetic (setup.py, optional: without a C compiler the pure-Python versions are used); a
+# change to their C sources reinstalls.
+$(STAMP): pyproject.toml constraints.txt setup.py src/parlour/bots/scout/_ccodec.c src/parlour/bots/scout/_cheur.c
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -c constraints.txt -e '.[test,rl,arena,pg,cluster]'

@@ -1,8 +1,10 @@
-"""The optional compiled part of Parlour: SCOUT's observation and mask for the research
-interfaces (``parlour.bots.scout._ccodec``). Everything else is in pyproject.toml.
+"""The optional compiled parts of Parlour: SCOUT's observation and mask for the research
+interfaces (``parlour.bots.scout._ccodec``) and the SCOUT bots' hand arithmetic
+(``parlour.bots.scout._cheur``). Everything else is in pyproject.toml.
 
-Without a C compiler (or Python's headers) the build skips it and installs the pure-Python
-encoder, which gives the same bytes (README, "For researchers", "Throughput").
+Without a C compiler (or Python's headers) the build skips them and the pure-Python versions
+are used, which give the same results (README, "For researchers", "Throughput", and "Many
+processes").
 """
 
 from setuptools import Extension, setup
@@ -14,6 +16,13 @@ setup(
             ["src/parlour/bots/scout/_ccodec.c"],
             extra_compile_args=["-O2"],
             optional=True,
-        )
+        ),
+        Extension(
+            "parlour.bots.scout._cheur",
+            ["src/parlour/bots/scout/_cheur.c"],
+            # the same doubles as Python's: no fused multiply-add
+            extra_compile_args=["-O2", "-ffp-contract=off"],
+            optional=True,
+        ),
     ]
 )

@@ -125,6 +125,7 @@ def _phase_with_cluster(
     ]
     try:
         for server in servers:
+            server.nice = args.server_nice
             server.start()
         ports = Ports([s.port for s in servers], random.Random(args.seed + 7), args.route)
 

@@ -104,6 +104,7 @@ def phase_with_server(
         workdir, phase.name, speed, profile, args.server_script, parse_range(args.bot_delay_ms),
         env,
     )  # fmt: skip
+    server.nice = args.server_nice
     server.start()
     try:
         asyncio.run(run_phase(phase, server, lambda: body(server.port)))
@@ -205,6 +206,10 @@ def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else math.nan
 
 
+def _p99_max(values: list[float]) -> str:
+    return f"{percentile(sorted(values), 99):.0f} / {max(values, default=0):.0f}"
+
+
 def _mean_max(values: list[float]) -> str:
     return f"{_mean(values):.0f} / {max(values, default=math.nan):.0f}"
 
@@ -232,6 +237,7 @@ def render(phases: list[Phase], args: Any) -> Table:
     row("server CPU mean / max (% core)", lambda p: _mean_max(p.server_cpu))
     row("server RSS mean / max (MB)", lambda p: _mean_max(p.server_rss_mb))
     row("client CPU mean / max (% core)", lambda p: _mean_max(p.client_cpu))
+    row("client loop lag p99 / max (ms)", lambda p: _p99_max(p.client_lag_ms))
     row("server's bot processes CPU mean / max", lambda p: _mean_max(p.bot_cpu))
     row("other processes' CPU mean / max", lambda p: _mean_max(p.other_cpu))
     if any(p.http_ms for p in phases):
@@ -332,6 +338,13 @@ def main(argv: list[str] | None = None) -> int:
         "(to try a change, e.g. a monkeypatch, without editing the package)",
     )
     parser.add_argument("--top", type=int, default=25, help="hotspots shown with --profile")
+    parser.add_argument(
+        "--server-nice", type=int, default=0, metavar="N",
+        help="run the servers N steps below the client's CPU priority (nice; 0: the same)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--samples", metavar="FILE", help="write every sample: phase, seconds in, milliseconds"
+    )
     cluster = parser.add_argument_group(
         "many processes (bench/failover.py): --processes N plays the SCOUT and SNAP phases on N "
         "servers sharing a database and Redis; prints a 'failover' line before the 'scout' one"
@@ -403,7 +416,8 @@ def main(argv: list[str] | None = None) -> int:
             shared = stack.enter_context(failover().cluster(args, workdir))
             console.print(
                 f"{args.processes} processes sharing {'PostgreSQL' if args.db else 'SQLite'} and "
-                f"Redis; each table created at the next process, each person at a random one"
+                f"Redis; each table created at the next process, each person joining at a random "
+                f"one, sockets at {'one process a table' if args.route == 'table' else 'random'}"
                 + (
                     "; in each phase the first is killed a third of the way in"
                     if args.kill_one
@@ -436,6 +450,12 @@ def main(argv: list[str] | None = None) -> int:
                 phases.append(snap_phase(workdir, args))
     if phases:
         console.print(render(phases, args))
+    if args.samples:
+        with open(args.samples, "w") as out:
+            for phase in phases:
+                start = phase.sampled_at[0] if phase.sampled_at else 0.0
+                for ms, at in zip(phase.samples, phase.sampled_at, strict=True):
+                    out.write(f"{phase.name} {at - start:.3f} {ms:.1f}\n")
     for phase in phases:
         if phase.kinds:
             console.print(render_kinds(phase))

@@ -320,9 +320,10 @@ class ScoutTable(Played):
 
 async def _reopen(stack: contextlib.AsyncExitStack, ports: Ports, table_id: str, token: str,
                   phase: Phase) -> tuple[Socket, Msg]:  # fmt: skip
-    """A person's socket at a live process (see :meth:`Ports.socket`), as a browser reconnects: after a back-off of
-    0.3 s doubling between attempts, each drawn between half and one and a half times (capped
-    at 1 s here, to see a table resume soon after it does), for at most 30 s."""
+    """A person's socket at a live process (:meth:`Ports.socket`), as a browser reconnects:
+    after a back-off of 0.3 s doubling between attempts, each drawn between half and one and a
+    half times (capped at 1 s here, to see a table resume soon after it does), for at most
+    30 s."""
     give_up = time.monotonic() + 30
     back_off = 0.3
     while True:

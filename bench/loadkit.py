@@ -78,6 +78,8 @@ class Phase:
     http_ms: list[float] = field(default_factory=list)
     loop_lag_p99_ms: list[float] = field(default_factory=list)
     store_waiting: list[int] = field(default_factory=list)
+    client_lag_ms: list[float] = field(default_factory=list)
+    """How late the load client's own event loop woke up, every 20 ms."""
     failover: dict[str, int] = field(default_factory=dict)
     """Many processes: the figures of the ``failover`` line (``bench/failover.py``)."""
     ok: bool = True
@@ -200,10 +202,14 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
         self.nofile: int | None = None
         """The server's limit on open files (``ulimit -n``), if set."""
+        self.nice = 0
+        """How much lower the server's CPU priority is than the load client's (``nice``)."""
 
     def _limit_files(self) -> None:
         if self.nofile is not None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (self.nofile, self.nofile))
+        if self.nice:
+            os.nice(self.nice)
 
     def start(self, timeout: float = 30.0) -> None:
         """Start and wait until the port accepts connections; raises ``RuntimeError``."""
@@ -220,7 +226,7 @@ class Server:
                 stdout=out,
                 stderr=out,
                 stdin=subprocess.DEVNULL,
-                preexec_fn=self._limit_files if self.nofile is not None else None,
+                preexec_fn=self._limit_files if self.nofile is not None or self.nice else None,
             )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -303,7 +309,22 @@ class ProcSampler:
         values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
         return sum(values[:8]) - values[3] - values[4]
 
+    async def _watch_lag(self) -> None:
+        # How late this process's own event loop wakes up (the client's stalls delay every
+        # reply it reads, and so every sample).
+        while True:
+            start = time.monotonic()
+            await asyncio.sleep(0.02)
+            self.phase.client_lag_ms.append((time.monotonic() - start - 0.02) * 1000)
+
     async def run(self) -> None:
+        watch = asyncio.ensure_future(self._watch_lag())
+        try:
+            await self._sample()
+        finally:
+            watch.cancel()
+
+    async def _sample(self) -> None:
         last_wall, last_ticks = time.monotonic(), self._ticks()
         last_own, last_busy = sum(os.times()[:2]), self._busy_ticks()
         last_kids = self._children_ticks()

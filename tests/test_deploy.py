@@ -293,17 +293,21 @@ def test_image_healthcheck_command_passes_on_a_200_and_fails_without_a_server() 
 # --- the proxy ---------------------------------------------------------------------------------
 
 
-def test_proxy_balances_http_and_upgrades_websockets_to_both_apps() -> None:
+def test_proxy_balances_http_and_sends_a_table_s_websockets_to_one_app() -> None:
     proxy = compose()["services"]["proxy"]
     mounts = {volume.split(":")[1]: volume.split(":")[0] for volume in proxy["volumes"]}
     config = nginx((DEPLOY / mounts["/etc/nginx/nginx.conf"]).read_text())
     [(_, http_block)] = directives(config, "http")
     assert http_block is not None
-    [(upstream_args, upstream)] = directives(http_block, "upstream")
-    assert upstream is not None
+    upstreams = {args[0]: inner or [] for args, inner in directives(http_block, "upstream")}
+    assert set(upstreams) == {"parlour", "parlour_tables"}
     port = image_env()["PARLOUR_PORT"]
-    servers = {args[0] for args, _ in directives(upstream, "server")}
-    assert servers == {f"{name}:{port}" for name in APPS}
+    for upstream in upstreams.values():
+        servers = {args[0] for args, _ in directives(upstream, "server")}
+        assert servers == {f"{name}:{port}" for name in APPS}
+    # HTTP round robin; every socket of a table to one process (the table follows it there)
+    assert directives(upstreams["parlour"], "hash") == []
+    assert directives(upstreams["parlour_tables"], "hash") == [(["$uri", "consistent"], None)]
     [(map_args, mapping)] = directives(http_block, "map")
     assert map_args == ["$http_upgrade", "$connection_upgrade"] and mapping is not None
     assert ("default", ["upgrade"], None) in mapping
@@ -314,7 +318,8 @@ def test_proxy_balances_http_and_upgrades_websockets_to_both_apps() -> None:
     assert set(locations) == {"/", "/ws/"}
     for path, inner in locations.items():
         assert inner is not None
-        assert directives(inner, "proxy_pass") == [([f"http://{upstream_args[0]}"], None)]
+        upstream_name = "parlour_tables" if path == "/ws/" else "parlour"
+        assert directives(inner, "proxy_pass") == [([f"http://{upstream_name}"], None)]
         assert directives(inner, "proxy_http_version") == [(["1.1"], None)]
         headers = {args[0]: args[1] for args, _ in directives(inner, "proxy_set_header")}
         assert headers["X-Forwarded-For"] == "$remote_addr", path

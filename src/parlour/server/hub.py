@@ -272,8 +272,10 @@ class Hub:
         random when ``None``.
         """
         now = time.monotonic()
-        held = sum(r.held(now) for r in self.rooms.values()) + self._creating
-        if held >= self.settings.max_open_tables:
+        most = self.settings.max_open_tables
+        if len(self.rooms) + self._creating >= most and (  # else fewer are held, surely
+            sum(r.held(now) for r in self.rooms.values()) + self._creating >= most
+        ):
             raise OverflowError("this server has too many tables in play; try again later")
         self._creating += 1  # counted while its write is awaited (creations run side by side)
         try:
@@ -295,7 +297,7 @@ class Hub:
             log.warning("refused a new %s table: %s", game, why)
             raise ProtocolError("busy")
         most = self.settings.max_tables_per_guest
-        if guest is not None:
+        if guest is not None and len(self.rooms) >= most:  # (only rooms here can count)
             try:
                 ids = await asyncio.to_thread(self.store.unfinished_of, guest)
             except STORAGE_ERRORS as exc:

@@ -67,17 +67,20 @@ def connection_socket(scope: Mapping[str, Any]) -> Any:
     connections = getattr(state, "connections", None)
     if not connections:
         return None
+    protos = list(connections)
+    for proto in protos:  # one attribute each: a server holds thousands of connections
+        if getattr(proto, "scope", None) is scope:
+            transport = getattr(proto, "transport", None)
+            return None if transport is None else transport.get_extra_info("socket")
     client = scope.get("client")
-    client = tuple(client) if client else None
-    by_peer = None
-    for proto in list(connections):
+    if not client:
+        return None
+    client = tuple(client)
+    for proto in protos:
         transport = getattr(proto, "transport", None)
         if transport is None:
             continue
-        if getattr(proto, "scope", None) is scope:
+        peer = transport.get_extra_info("peername")
+        if peer is not None and tuple(peer[:2]) == client:
             return transport.get_extra_info("socket")
-        if client is not None and by_peer is None:
-            peer = transport.get_extra_info("peername")
-            if peer is not None and tuple(peer[:2]) == client:
-                by_peer = transport.get_extra_info("socket")
-    return by_peer
+    return None

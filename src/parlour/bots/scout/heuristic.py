@@ -14,6 +14,7 @@ what it is worth to this seat now and what it leaves in hand:
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -54,14 +55,16 @@ def best_group_key(values: Sequence[int]) -> int:
     return best_key([(v, 0) for v in values])
 
 
-def hand_shape(values: Sequence[int], set_bonus: float = 1.25) -> tuple[int, int, int, float]:
+def hand_shape_py(values: Sequence[int], set_bonus: float = 1.25) -> tuple[int, int, int, float]:
     """In one pass over a hand of these numbers: how many maximal groups it splits into (as
     :func:`partition`), how many of them are lone cards, the strongest group's strength (as
     :func:`best_group_key`) and the one-ply reference's group measure
     (``parlour.bots.scout.oneply.group_measure``: sets count ``set_bonus`` times).
 
-    >>> hand_shape([3, 4, 5, 9, 9, 1])
+    >>> hand_shape_py([3, 4, 5, 9, 9, 1])
     (3, 1, 99, 14.0)
+
+    :func:`hand_shape` is this function, compiled when it is built (the same results).
     """
     n = len(values)
     groups = lone = 0
@@ -263,6 +266,26 @@ def _best_following_show(held: tuple[int, ...], target: int, captured: int, w: W
     # Scout of a Scout & Show made), capturing ``captured`` cards; -1e9 if none. Remembered: a
     # third of a decision's Scout & Shows make a hand another one made (a card put either side
     # of its twin), and the first-move restraint judges the same ones as Easy does.
+    return best_following_show(held, target, captured, w.per_group, w.lone_card, w.strength,
+                               w.captured, w.tempo, w.hand_card)  # fmt: skip
+
+
+def best_following_show_py(
+    held: tuple[int, ...],
+    target: int,
+    captured: int,
+    per_group: float,
+    lone_card: float,
+    strength: float,
+    captured_w: float,
+    tempo: float,
+    hand_card: float,
+) -> float:
+    """The heuristic's value of the best Show beating strength ``target`` from the hand
+    ``held`` capturing ``captured`` cards, by the weights given (those of :class:`Weights`);
+    -1e9 if there is none. :func:`best_following_show` is this function, compiled when it is
+    built (the same doubles)."""
+    w = Weights(per_group, lone_card, strength, captured_w, tempo, hand_card)
     quality = _qualities(w)
     points = w.captured * captured
     best = -1e9
@@ -270,6 +293,42 @@ def _best_following_show(held: tuple[int, ...], target: int, captured: int, w: W
         value = points + quality(left) + w.tempo * key
         best = max(best, value + (100.0 if not left else 0.0))
     return best
+
+
+# The compiled versions (parlour.bots.scout._cheur, built from _cheur.c when the package is
+# installed on a machine with a C compiler) give the same results; for anything unusual they
+# call the pure-Python functions. ``PARLOUR_PURE_PYTHON=1`` in the environment keeps these.
+COMPILED_ABI = 1
+"""The interface version the compiled functions must have (a stale build is not used)."""
+
+
+def _load_compiled() -> Any:
+    if os.environ.get("PARLOUR_PURE_PYTHON") == "1":
+        return None
+    try:
+        from parlour.bots.scout import _cheur
+    except ImportError:
+        return None
+    if getattr(_cheur, "ABI_VERSION", None) != COMPILED_ABI:
+        return None
+    _cheur.configure(hand_shape_py, best_following_show_py)
+    return _cheur
+
+
+_compiled = _load_compiled()
+COMPILED = _compiled is not None
+"""Whether the compiled hand arithmetic is in use (else the pure-Python one: the same results,
+slower)."""
+
+hand_shape: Callable[..., tuple[int, int, int, float]] = (
+    hand_shape_py if _compiled is None else _compiled.hand_shape
+)
+"""``hand_shape(values, set_bonus=1.25)``: :func:`hand_shape_py`, compiled when available."""
+best_following_show: Callable[..., float] = (
+    best_following_show_py if _compiled is None else _compiled.best_following_show
+)
+"""``best_following_show(held, target, captured, *weights)``: :func:`best_following_show_py`,
+compiled when available."""
 
 
 class HeuristicBot:
