@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from parlour.bots.scout import features as f
 from parlour.bots.scout import heuristic as h
 
 compiled_only = pytest.mark.skipif(
@@ -40,6 +41,7 @@ def test_the_compiled_functions_are_in_use_when_required_or_built() -> None:
     if h.COMPILED:
         assert h.hand_shape is not h.hand_shape_py
         assert h.best_following_show is not h.best_following_show_py
+        assert f.eval_following_show is not f.eval_following_show_py
 
 
 def test_pure_python_can_be_chosen_by_the_environment() -> None:
@@ -72,6 +74,29 @@ def test_the_best_following_show_is_the_python_one_to_the_last_bit(
 
 
 @compiled_only
+@settings(max_examples=400, deadline=None)
+@given(
+    hands,
+    st.integers(0, 600),
+    st.integers(0, 12),
+    st.sampled_from([0.6, 1 / 3, 0.5, 1.0]),
+    st.lists(st.integers(0, 12), min_size=1, max_size=4).map(tuple),
+    st.one_of(st.just(f.load_weights()), st.tuples(*[st.floats(-3, 3, width=64)] * 14)),
+)
+def test_the_feature_evaluation_s_following_show_is_the_python_one(
+    hand: tuple[int, ...],
+    target: int,
+    captured: int,
+    chip: float,
+    opponents: tuple[int, ...],
+    w: tuple[float, ...],
+) -> None:
+    # the same Show of equals too: every value is the same to the last bit
+    compiled = f.eval_following_show(hand, target, captured, chip, opponents, w)
+    assert compiled == f.eval_following_show_py(hand, target, captured, chip, opponents, w)
+
+
+@compiled_only
 def test_the_shipped_weights_on_known_hands() -> None:
     w = h.Weights()
     args = (w.per_group, w.lone_card, w.strength, w.captured, w.tempo, w.hand_card)
@@ -99,6 +124,13 @@ def test_unusual_input_goes_to_the_python_functions() -> None:
             function([4, 5], 0, 1, *args)
     long_hand = tuple(range(1, 11)) * 7  # more cards than the compiled one reads
     assert h.hand_shape(long_hand) == h.hand_shape_py(long_hand)
+    w14 = f.load_weights()
+    for function in (f.eval_following_show, f.eval_following_show_py):
+        with pytest.raises(ValueError):  # nobody to play against
+            function((3, 4), 0, 1, 0.5, (), w14)
+    assert f.eval_following_show((3, 4), 0, 1, 0.5, [5, 6], w14) == f.eval_following_show_py(
+        (3, 4), 0, 1, 0.5, [5, 6], w14
+    )  # a list of opponents
     with pytest.raises(TypeError):
         h.hand_shape(("a", 1))
     with pytest.raises(TypeError):

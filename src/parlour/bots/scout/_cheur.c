@@ -10,11 +10,12 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#define ABI 1
+#define ABI 2
 #define MAX_CARDS 64
 
 static PyObject *shape_fallback = NULL;
 static PyObject *follow_fallback = NULL;
+static PyObject *eval_fallback = NULL;
 
 static PyObject *fallback(PyObject *to, PyObject *const *args, Py_ssize_t nargs) {
     if (to == NULL) {
@@ -48,6 +49,31 @@ typedef struct {
     long groups, lone, best;
     double measure;
 } Shape;
+
+#define N_FEATURES 14
+
+/* Whether hand[i:end] is a group (heuristic.groups_from), and then its strength in *key; once
+ * it is not, no longer slice from i is one either. `step` carries the slice's direction. */
+static int group_at(const long *h, Py_ssize_t i, Py_ssize_t end, long *step, long *key) {
+    long first = h[i];
+    Py_ssize_t length = end - i;
+    if (length == 1) {
+        *key = 48 + first;
+        return 1;
+    }
+    long d = h[end - 1] - h[end - 2];
+    if (length == 2) {
+        if (d < -1 || d > 1) return 0;
+        *step = d;
+    } else if (d != *step) {
+        return 0;
+    }
+    if (*step == 0)
+        *key = ((long)length << 5) + 16 + first;
+    else
+        *key = ((long)length << 5) + (*step == 1 ? first : h[end - 1]);
+    return 1;
+}
 
 /* heuristic.hand_shape: maximal groups, lone cards, the strongest group's key, the measure. */
 static Shape shape_of(const long *v, Py_ssize_t n, double set_bonus) {
@@ -140,26 +166,10 @@ static PyObject *best_following_show(PyObject *self, PyObject *const *args, Py_s
     double points = w_captured * (double)captured;
     double best = -1e9;
     for (Py_ssize_t i = 0; i < n; i++) {
-        long first = h[i];
         long step = 0;
         for (Py_ssize_t end = i + 1; end <= n; end++) {
             long key;
-            Py_ssize_t length = end - i;
-            if (end == i + 1) {
-                key = 48 + first;
-            } else {
-                long d = h[end - 1] - h[end - 2];
-                if (end == i + 2) {
-                    if (d < -1 || d > 1) break;
-                    step = d;
-                } else if (d != step) {
-                    break;
-                }
-                if (step == 0)
-                    key = ((long)length << 5) + 16 + first;
-                else
-                    key = ((long)length << 5) + (step == 1 ? first : h[end - 1]);
-            }
+            if (!group_at(h, i, end, &step, &key)) break;
             if (key <= target) continue;
             Py_ssize_t m = 0;
             for (Py_ssize_t t = 0; t < i; t++) left[m++] = h[t];
@@ -182,16 +192,106 @@ static PyObject *best_following_show(PyObject *self, PyObject *const *args, Py_s
     return PyFloat_FromDouble(best);
 }
 
+/* features._best_following_show without the cache: (start, end, strength) of the Show beating
+ * strength `target` from `held` that the feature weights `w` value most (the first of equals),
+ * each valued as features.dot(w, its _vector) would, term by term in the same order; None if
+ * there is none. Arguments: held, target, captured_cards, chip, opponents (their hand sizes),
+ * w (the 14 weights). */
+static PyObject *eval_following_show(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    long h[MAX_CARDS], left[MAX_CARDS], opp[MAX_CARDS];
+    Py_ssize_t n = 0, n_opp = 0;
+    double w[N_FEATURES];
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError,
+                        "eval_following_show(held, target, captured, chip, opponents, w)");
+        return NULL;
+    }
+    if (!read_hand(args[0], h, &n) || !PyLong_CheckExact(args[1]) ||
+        !PyLong_CheckExact(args[2]) || !PyFloat_CheckExact(args[3]) ||
+        !read_hand(args[4], opp, &n_opp) || n_opp == 0 || !PyTuple_CheckExact(args[5]) ||
+        PyTuple_GET_SIZE(args[5]) != N_FEATURES)
+        return fallback(eval_fallback, args, nargs);
+    for (int k = 0; k < N_FEATURES; k++) {
+        PyObject *item = PyTuple_GET_ITEM(args[5], k);
+        if (!PyFloat_CheckExact(item)) return fallback(eval_fallback, args, nargs);
+        w[k] = PyFloat_AS_DOUBLE(item);
+    }
+    int overflow = 0;
+    long target = PyLong_AsLongAndOverflow(args[1], &overflow);
+    if (overflow) return fallback(eval_fallback, args, nargs);
+    long captured_cards = PyLong_AsLongAndOverflow(args[2], &overflow);
+    if (overflow || PyErr_Occurred()) {
+        PyErr_Clear();
+        return fallback(eval_fallback, args, nargs);
+    }
+    double captured = (double)captured_cards, chip = PyFloat_AS_DOUBLE(args[3]);
+    long fewest = opp[0];
+    for (Py_ssize_t t = 1; t < n_opp; t++)
+        if (opp[t] < fewest) fewest = opp[t];
+    if (fewest < 1) fewest = 1;
+    double safe[MAX_CARDS + 1];
+    for (Py_ssize_t m = 0; m <= n; m++) {
+        long below = 0;
+        for (Py_ssize_t t = 0; t < n_opp; t++) below += opp[t] < m;
+        safe[m] = (double)below / (double)n_opp;
+    }
+    int found = 0;
+    Py_ssize_t best_i = 0, best_j = 0;
+    long best_key = 0;
+    double best_value = -Py_HUGE_VAL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long step = 0;
+        for (Py_ssize_t end = i + 1; end <= n; end++) {
+            long key;
+            if (!group_at(h, i, end, &step, &key)) break;
+            if (key <= target) continue;
+            Py_ssize_t m = 0;
+            for (Py_ssize_t t = 0; t < i; t++) left[m++] = h[t];
+            for (Py_ssize_t t = end; t < n; t++) left[m++] = h[t];
+            Shape s = shape_of(left, m, 1.25);
+            double groups = (double)s.groups, lone = (double)s.lone;
+            double strength = (double)s.best / 32.0, count = (double)m;
+            double value = w[0] * groups;
+            value = value + w[1] * lone;
+            value = value + w[2] * strength;
+            value = value + w[3] * count;
+            value = value + w[4] * s.measure;
+            value = value + w[5] * (count / (double)fewest);
+            value = value + w[6] * captured;
+            value = value + w[7] * chip;
+            value = value + w[8] * 1.0;
+            value = value + w[9] * ((double)key / 32.0);
+            value = value + w[10] * safe[end - i];
+            value = value + w[11] * 0.0;
+            value = value + w[12] * 0.0;
+            value = value + w[13] * (m ? 0.0 : 1.0);
+            if (value > best_value) {
+                found = 1;
+                best_value = value;
+                best_i = i;
+                best_j = end;
+                best_key = key;
+            }
+        }
+    }
+    if (!found) Py_RETURN_NONE;
+    return Py_BuildValue("(nnl)", best_i, best_j, best_key);
+}
+
 static PyObject *configure(PyObject *self, PyObject *args) {
-    PyObject *shape, *follow;
-    if (!PyArg_ParseTuple(args, "OO", &shape, &follow)) return NULL;
+    PyObject *shape, *follow, *eval;
+    if (!PyArg_ParseTuple(args, "OOO", &shape, &follow, &eval)) return NULL;
     Py_XSETREF(shape_fallback, Py_NewRef(shape));
     Py_XSETREF(follow_fallback, Py_NewRef(follow));
+    Py_XSETREF(eval_fallback, Py_NewRef(eval));
     Py_RETURN_NONE;
 }
 
 static PyMethodDef methods[] = {
-    {"configure", configure, METH_VARARGS, "configure(hand_shape_py, best_following_show_py)"},
+    {"configure", configure, METH_VARARGS,
+     "configure(hand_shape_py, best_following_show_py, eval_following_show_py)"},
+    {"eval_following_show", (PyCFunction)(void (*)(void))eval_following_show, METH_FASTCALL,
+     "eval_following_show(held, target, captured, chip, opponents, w) -> (i, j, key) | None"},
     {"hand_shape", (PyCFunction)(void (*)(void))hand_shape, METH_FASTCALL,
      "hand_shape(values, set_bonus=1.25) -> (groups, lone, best, measure)"},
     {"best_following_show", (PyCFunction)(void (*)(void))best_following_show, METH_FASTCALL,

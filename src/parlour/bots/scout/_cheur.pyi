@@ -6,6 +6,7 @@ ABI_VERSION: int
 def configure(
     hand_shape_fallback: Callable[..., tuple[int, int, int, float]],
     best_following_show_fallback: Callable[..., float],
+    eval_following_show_fallback: Callable[..., tuple[int, int, int] | None],
 ) -> None: ...
 def hand_shape(values: tuple[int, ...], set_bonus: float = 1.25) -> tuple[int, int, int, float]: ...
 def best_following_show(
@@ -19,3 +20,11 @@ def best_following_show(
     tempo: float,
     hand_card: float,
 ) -> float: ...
+def eval_following_show(
+    held: tuple[int, ...],
+    target: int,
+    captured_cards: int,
+    chip: float,
+    opponents: tuple[int, ...],
+    w: tuple[float, ...],
+) -> tuple[int, int, int] | None: ...

@@ -30,12 +30,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache, lru_cache
 from importlib import resources
 from operator import mul
 from typing import Any
 
+from parlour.bots.scout import heuristic
 from parlour.bots.scout.heuristic import best_by, following_shows, hand_shape
 from parlour.games.scout import Flip, Scout, ScoutShow, Show, group_key
 
@@ -154,6 +155,22 @@ def _best_following_show(
     # Each is valued as dot(w, its _vector) would value it, term by term in the same order (so
     # to the last bit), without building the vectors. Remembered: a third of a decision's
     # Scout & Shows make a hand another one made (a card put either side of its twin).
+    return eval_following_show(held, target, captured_cards, chip, opponents, w)
+
+
+def eval_following_show_py(
+    held: tuple[int, ...],
+    target: int,
+    captured_cards: int,
+    chip: float,
+    opponents: tuple[int, ...],
+    w: tuple[float, ...],
+) -> tuple[int, int, int] | None:
+    """(start, end, strength) of the Show beating strength ``target`` from the hand ``held``
+    (capturing ``captured_cards``, after a Scout worth ``chip`` to the Show's owner, against
+    opponents holding ``opponents`` cards) that the weights ``w`` value most; None if there is
+    none. :func:`eval_following_show` is this function, compiled when it is built (the same
+    choice: every value to the last bit)."""
     captured = float(captured_cards)
     fewest = max(1, min(opponents))
     safe = [sum(1 for h in opponents if h < n) / len(opponents) for n in range(len(held) + 1)]
@@ -180,6 +197,14 @@ def _best_following_show(
         if value > best_value:
             best_at, best_value = (i, j, key), value
     return best_at
+
+
+eval_following_show: Callable[..., tuple[int, int, int] | None] = (
+    eval_following_show_py if heuristic.COMPILED_MODULE is None
+    else heuristic.COMPILED_MODULE.eval_following_show
+)  # fmt: skip
+"""``eval_following_show(held, target, captured_cards, chip, opponents, w)``:
+:func:`eval_following_show_py`, compiled when available."""
 
 
 def _vector(

@@ -298,7 +298,7 @@ def best_following_show_py(
 # The compiled versions (parlour.bots.scout._cheur, built from _cheur.c when the package is
 # installed on a machine with a C compiler) give the same results; for anything unusual they
 # call the pure-Python functions. ``PARLOUR_PURE_PYTHON=1`` in the environment keeps these.
-COMPILED_ABI = 1
+COMPILED_ABI = 2
 """The interface version the compiled functions must have (a stale build is not used)."""
 
 
@@ -311,11 +311,20 @@ def _load_compiled() -> Any:
         return None
     if getattr(_cheur, "ABI_VERSION", None) != COMPILED_ABI:
         return None
-    _cheur.configure(hand_shape_py, best_following_show_py)
+    _cheur.configure(hand_shape_py, best_following_show_py, _eval_following_show_py)
     return _cheur
 
 
+def _eval_following_show_py(*args: Any) -> tuple[int, int, int] | None:
+    # the compiled eval_following_show's fallback (features imports this module)
+    from parlour.bots.scout.features import eval_following_show_py
+
+    return eval_following_show_py(*args)
+
+
 _compiled = _load_compiled()
+COMPILED_MODULE: Any = _compiled
+"""The compiled module (``parlour.bots.scout._cheur``) when it is in use, else None."""
 COMPILED = _compiled is not None
 """Whether the compiled hand arithmetic is in use (else the pure-Python one: the same results,
 slower)."""
