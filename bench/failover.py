@@ -210,7 +210,7 @@ def _phase(
 
         killer = asyncio.ensure_future(kill()) if args.kill_one else None
         try:
-            await run_slots(phase, phase.tables, seconds, args.max_games, slot)
+            await run_slots(phase, phase.tables, seconds, args.max_games, slot, args.ramp_seconds)
         finally:
             if killer is not None:
                 killer.cancel()

@@ -128,6 +128,7 @@ def scout_phase(workdir: Path, args: Any) -> Phase:
             args.scout_seconds,
             args.max_games,
             lambda i: scout_game(Ports([port]), phase, random.Random(rng.random()), args),
+            args.ramp_seconds,
         )
 
     phase_with_server(phase, workdir, args, 1.0, body)
@@ -145,6 +146,7 @@ def snap_phase(workdir: Path, args: Any) -> Phase:
             args.snap_seconds,
             args.max_games,
             lambda i: snap_game(Ports([port]), phase, random.Random(rng.random()), args, 1 + i % 3),
+            args.ramp_seconds,
         )
 
     phase_with_server(phase, workdir, args, args.game_speed, body)
@@ -206,6 +208,11 @@ def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else math.nan
 
 
+def _ramp(values: list[float]) -> str:
+    ordered = sorted(values)
+    return f"{percentile(ordered, 50):.1f} / {percentile(ordered, 99):.1f} ({len(values)})"
+
+
 def _p99_max(values: list[float]) -> str:
     return f"{percentile(sorted(values), 99):.0f} / {max(values, default=0):.0f}"
 
@@ -233,6 +240,8 @@ def render(phases: list[Phase], args: Any) -> Table:
     for q in (50, 95, 99):
         row(f"latency p{q} (ms)", lambda p, q=q: _ms(percentile(sorted(p.samples), q)))
     row("latency max (ms)", lambda p: _ms(max(p.samples, default=math.nan)))
+    if any(p.ramp_samples for p in phases):
+        row("latency during the ramp p50 / p99 (ms)", lambda p: _ramp(p.ramp_samples))
     row("latency p99 by 10 s (ms)", lambda p: " ".join(f"{v:.0f}" for v in p.p99_by_window()))
     row("server CPU mean / max (% core)", lambda p: _mean_max(p.server_cpu))
     row("server RSS mean / max (MB)", lambda p: _mean_max(p.server_rss_mb))
@@ -338,6 +347,10 @@ def main(argv: list[str] | None = None) -> int:
         "(to try a change, e.g. a monkeypatch, without editing the package)",
     )
     parser.add_argument("--top", type=int, default=25, help="hotspots shown with --profile")
+    parser.add_argument(
+        "--ramp-seconds", type=float, default=0.0, metavar="S",
+        help="set the tables up evenly over S seconds (0: in small groups as fast as that goes)",
+    )  # fmt: skip
     parser.add_argument(
         "--server-nice", type=int, default=0, metavar="N",
         help="run the servers N steps below the client's CPU priority (nice; 0: the same)",

@@ -93,12 +93,17 @@ async def run_slots(
     seconds: float,
     max_games: int,
     game: Callable[[int], Awaitable[None]],
+    ramp_s: float = 0.0,
 ) -> None:
     """Run ``count`` table slots, each playing ``game(slot)`` again and again for ``seconds``
-    (at most ``max_games`` each), then cancel whatever is still playing."""
+    (at most ``max_games`` each), then cancel whatever is still playing. The slots' first
+    tables are set up in small groups as fast as that goes, or (``ramp_s`` > 0) one every
+    ``ramp_s / count`` seconds: then they play ``seconds`` more once all are set up, and the
+    samples of the ramp are kept apart (``phase.ramp_samples``), so that the phase's figures are
+    those of all ``count`` tables in play."""
     gate = asyncio.Semaphore(SETUP_CONCURRENCY)
     start = time.monotonic()
-    deadline = start + seconds
+    deadline = start + ramp_s + seconds
     ready = 0
 
     async def slot(index: int) -> None:
@@ -106,7 +111,13 @@ async def run_slots(
         for n in range(max_games):
             if time.monotonic() >= deadline:
                 return
-            if n == 0:
+            if n == 0 and ramp_s > 0:  # tables arrive evenly over ramp_s
+                await asyncio.sleep(max(0.0, start + ramp_s * index / count - time.monotonic()))
+                task = asyncio.ensure_future(game(index))
+                ready += 1
+                if ready == count:
+                    phase.setup_s = time.monotonic() - start
+            elif n == 0:
                 await gate.acquire()  # ramp up in small groups
                 task = asyncio.ensure_future(game(index))
                 await asyncio.sleep(0.05)
@@ -128,6 +139,13 @@ async def run_slots(
         task.cancel()
     await asyncio.gather(*pending, return_exceptions=True)
     phase.play_s = time.monotonic() - start
+    if ramp_s > 0:  # the figures of the time all the tables were in play
+        ramped = start + ramp_s
+        kept = [(ms, at) for ms, at in zip(phase.samples, phase.sampled_at, strict=True)]
+        phase.ramp_samples = [ms for ms, at in kept if at < ramped]
+        phase.samples = [ms for ms, at in kept if at >= ramped]
+        phase.sampled_at = [at for _, at in kept if at >= ramped]
+        phase.play_s -= ramp_s
 
 
 # ---------------------------------------------------------------------------------- SCOUT

@@ -78,6 +78,9 @@ class Phase:
     http_ms: list[float] = field(default_factory=list)
     loop_lag_p99_ms: list[float] = field(default_factory=list)
     store_waiting: list[int] = field(default_factory=list)
+    ramp_samples: list[float] = field(default_factory=list)
+    """With a ramp (``--ramp-seconds``): the samples taken while the tables were being set up,
+    apart from :attr:`samples`."""
     client_lag_ms: list[float] = field(default_factory=list)
     """How late the load client's own event loop woke up, every 20 ms."""
     failover: dict[str, int] = field(default_factory=dict)

@@ -214,15 +214,23 @@ def survives_the_owner_s_death(tmp_path: Path, redis_url: str, db: Path | str) -
             Seat(table_id, token1, [second.port], seed=2),
         ]
         watcher = Seat(table_id, None, [third.port], seed=3)
+        # after ten moves both hold, from their own threads (moves come at once: on a quiet
+        # machine a game of two could be over before a hold from here took effect)
+        ten = lambda: sum(len(p.acked) for p in players) >= 10  # noqa: E731
+        for seat in players:
+            seat.hold_when = ten
         for seat in [*players, watcher]:
             seat.start()
-        wait_for("ten acknowledged moves", lambda: sum(len(p.acked) for p in players) >= 10, 30)
+        wait_for("ten acknowledged moves", lambda: all(p.hold.is_set() for p in players), 30)
         health = get(f"{owner.url}/api/health")["cluster"]
         assert health["owned"] == 1 and health["relayed_to_here"] >= 2  # seat 1 and the watcher
 
         owner.kill()  # SIGKILL mid-game
         killed = time.monotonic()
         acks = sum(len(p.acked) for p in players)
+        for seat in players:
+            seat.hold_when = None
+            seat.hold.clear()
         wait_for(
             "a move acknowledged after the owner's death",
             lambda: sum(len(p.acked) for p in players) > acks,

@@ -45,12 +45,17 @@ def test_a_table_nobody_is_at_moves_to_the_process_its_first_socket_reaches(
         assert cluster_of(second.url)["owned"] == 1
         assert cluster_of(second.url)["relayed_here"] == 0  # Ana's socket is served here
         bo = Seat(table_id, token1, [first.port], seed=2)  # at the old owner
+        for seat in (ana, bo):
+            seat.hold_when = lambda seat=seat: bool(seat.acked)  # a move each, then wait
         bo.start()
-        wait_for("a move of each", lambda: bool(ana.acked) and bool(bo.acked), 30)
+        wait_for("a move of each", lambda: ana.hold.is_set() and bo.hold.is_set(), 30)
         # Ana is at the table: it stays, and Bo's socket is relayed to it
         assert cluster_of(first.url)["relayed_here"] == 1
         assert cluster_of(second.url)["handed_over"] == 0
         assert cluster_of(first.url)["owned"] == 0
+        for seat in (ana, bo):
+            seat.hold_when = None
+            seat.hold.clear()
         for seat in (ana, bo):
             seat.join(timeout=120)
             assert seat.done.is_set(), seat.problem
@@ -75,10 +80,10 @@ def test_a_table_moves_mid_game_with_every_acknowledged_move(
         start_game(first.url, table_id, token0)
         before = [Seat(table_id, token0, [first.port], seed=3),
                   Seat(table_id, token1, [first.port], seed=4)]  # fmt: skip
-        for seat in before:
-            seat.hold_when = lambda seat=seat: len(seat.acked) >= 3
+        for seat in before:  # both stop once six moves were acknowledged
+            seat.hold_when = lambda: sum(len(s.acked) for s in before) >= 6
             seat.start()
-        wait_for("three acknowledged moves each", lambda: all(s.hold.is_set() for s in before), 30)
+        wait_for("six acknowledged moves", lambda: all(s.hold.is_set() for s in before), 30)
         for seat in before:
             seat.done.set()  # it leaves
         for seat in before:

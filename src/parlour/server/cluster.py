@@ -328,17 +328,18 @@ class ClusterHub(Hub):
             return None
         raise ProtocolError("unavailable", "the table is changing hands; try again")
 
-    async def take(self, table_id: str) -> None:
+    async def take(self, table_id: str, known: bool = False) -> None:
         """Take ``table_id`` over once its lease is free (waiting at most ``lease_ms`` for it to
         lapse while its holder is gone); rebuild it from the store and run it. Several callers
-        share one attempt."""
+        share one attempt. ``known``: the table is known to exist (its owner just handed it
+        over), so it need not be looked up before it is fenced."""
         task = self._pending.get(table_id)
         if task is None:
-            task = self._pending[table_id] = asyncio.create_task(self._take(table_id))
+            task = self._pending[table_id] = asyncio.create_task(self._take(table_id, known))
             task.add_done_callback(lambda _: self._pending.pop(table_id, None))
         await asyncio.shield(task)
 
-    async def _take(self, table_id: str) -> None:
+    async def _take(self, table_id: str, known: bool = False) -> None:
         deadline = time.monotonic() + self.settings.lease_ms / 1000 + 1
         keys = [self.key("lease", table_id), self.key("fence", table_id)]
         while True:
@@ -355,7 +356,8 @@ class ClusterHub(Hub):
             await asyncio.sleep(0.05)
         lease = self.leases[table_id] = Lease(str(value))
         try:
-            await asyncio.to_thread(self._table_from_store, table_id)  # it exists: fence it
+            if not known:  # it exists (else KeyError): fence it
+                await asyncio.to_thread(self._table_from_store, table_id)
             # From here on the previous owner can no longer write (its token is older) ...
             await self.store.write([], fence=(table_id, lease.token))
             # ... so the log read now holds everything it ever acknowledged.
@@ -382,7 +384,8 @@ class ClusterHub(Hub):
         try:
             owner = await self.owner_of(table_id)
             if owner is not None and self.settings.tables_follow:
-                await self._fetch(owner, table_id)
+                if await self._fetch(owner, table_id):
+                    await self.take(table_id, known=True)
                 owner = await self.owner_of(table_id)  # here if it came, else where it is now
         except KeyError:
             return False  # serve_socket says why
@@ -406,11 +409,14 @@ class ClusterHub(Hub):
             self.relays.pop(cid, None)
         return True
 
-    async def _fetch(self, owner: str, table_id: str) -> None:
+    async def _fetch(self, owner: str, table_id: str) -> bool:
         """Ask ``owner`` to give ``table_id`` up for this process to take (a socket of it has
-        reached this process); it may or may not."""
-        with contextlib.suppress(ProtocolError):
-            await self.call(owner, "hand", table_id, {})
+        reached this process); whether it did."""
+        try:
+            answer = await self.call(owner, "hand", table_id, {})
+        except ProtocolError:
+            return False
+        return bool(answer.get("handed"))
 
     async def hand_over(self, table_id: str) -> bool:
         """Give ``table_id`` up (another process asked for it: see ``tables_follow``) if
