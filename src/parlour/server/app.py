@@ -390,6 +390,9 @@ async def serve_socket(websocket: WebSocket, hub: Hub, settings: Settings) -> No
     conn = await _hello(websocket, room, settings, bucket)
     if conn is None:
         return
+    if hub.moved(room):  # many processes: it moved on during the hello; the browser follows
+        await websocket.close(code=1012)
+        return
     conn.sock = connection_socket(websocket.scope)  # the kernel's round trip (N9), if served
     conn.relay = getattr(websocket, "relay", None)  # held by another process: its round trips
     writer = asyncio.create_task(_write(websocket, conn))

@@ -418,6 +418,11 @@ class ClusterHub(Hub):
             return False
         return bool(answer.get("handed"))
 
+    def moved(self, room: Room) -> bool:
+        """Whether ``room`` was handed over (or lost) since it was got: a socket that was
+        saying hello to it then is closed, and its browser reconnects to where it is now."""
+        return self.rooms.get(room.table_id) is not room
+
     async def hand_over(self, table_id: str) -> bool:
         """Give ``table_id`` up (another process asked for it: see ``tables_follow``) if
         nobody is connected to it here or on the way (a relayed socket opening), it is not

@@ -243,6 +243,11 @@ class Hub:
         room.run()
         return room
 
+    def moved(self, room: Room) -> bool:
+        """Whether ``room``'s table has moved to another process since it was got (many
+        processes: :class:`parlour.server.cluster.ClusterHub`); never, with one."""
+        return False
+
     def forget(self, room: Room) -> None:
         """Drop a finished room nobody is looking at (it stays in the store)."""
         # Not while a write is in flight: a room loaded again would lack that input.

@@ -5,12 +5,12 @@
  * Both give exactly what the Python functions give: the same integers, and the same doubles,
  * computed in the same order (built with -ffp-contract=off, so that no multiply-add is fused).
  * Input they do not expect (not a tuple of small ints) goes to the Python versions, given by
- * configure(). */
+ * configure(name, function). */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#define ABI 2
+#define ABI 3
 #define MAX_CARDS 64
 
 static PyObject *shape_fallback = NULL;
@@ -45,6 +45,19 @@ static int read_hand(PyObject *seq, long *out, Py_ssize_t *n) {
     return 1;
 }
 
+/* An exact int within a long into *out; 0 if it is not one. */
+static int read_long(PyObject *obj, long *out) {
+    if (!PyLong_CheckExact(obj)) return 0;
+    int overflow = 0;
+    long v = PyLong_AsLongAndOverflow(obj, &overflow);
+    if (overflow || (v == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
 typedef struct {
     long groups, lone, best;
     double measure;
@@ -73,6 +86,14 @@ static int group_at(const long *h, Py_ssize_t i, Py_ssize_t end, long *step, lon
     else
         *key = ((long)length << 5) + (*step == 1 ? first : h[end - 1]);
     return 1;
+}
+
+/* The hand h (n cards) without h[i:end], into left; its length. */
+static Py_ssize_t without(const long *h, Py_ssize_t n, Py_ssize_t i, Py_ssize_t end, long *left) {
+    Py_ssize_t m = 0;
+    for (Py_ssize_t t = 0; t < i; t++) left[m++] = h[t];
+    for (Py_ssize_t t = end; t < n; t++) left[m++] = h[t];
+    return m;
 }
 
 /* heuristic.hand_shape: maximal groups, lone cards, the strongest group's key, the measure. */
@@ -147,20 +168,14 @@ static PyObject *best_following_show(PyObject *self, PyObject *const *args, Py_s
         PyErr_SetString(PyExc_TypeError, "best_following_show(held, target, captured, 6 weights)");
         return NULL;
     }
-    if (!read_hand(args[0], h, &n) || !PyLong_CheckExact(args[1]) || !PyLong_CheckExact(args[2]))
-        return fallback(follow_fallback, args, nargs);
+    if (!read_hand(args[0], h, &n)) return fallback(follow_fallback, args, nargs);
     for (int k = 0; k < 6; k++) {
         if (!PyFloat_CheckExact(args[3 + k])) return fallback(follow_fallback, args, nargs);
         w[k] = PyFloat_AS_DOUBLE(args[3 + k]);
     }
-    int overflow = 0;
-    long target = PyLong_AsLongAndOverflow(args[1], &overflow);
-    if (overflow) return fallback(follow_fallback, args, nargs);
-    long captured = PyLong_AsLongAndOverflow(args[2], &overflow);
-    if (overflow || PyErr_Occurred()) {
-        PyErr_Clear();
+    long target, captured;
+    if (!read_long(args[1], &target) || !read_long(args[2], &captured))
         return fallback(follow_fallback, args, nargs);
-    }
     const double per_group = w[0], lone_card = w[1], strength = w[2], w_captured = w[3],
                  tempo = w[4], hand_card = w[5];
     double points = w_captured * (double)captured;
@@ -171,9 +186,7 @@ static PyObject *best_following_show(PyObject *self, PyObject *const *args, Py_s
             long key;
             if (!group_at(h, i, end, &step, &key)) break;
             if (key <= target) continue;
-            Py_ssize_t m = 0;
-            for (Py_ssize_t t = 0; t < i; t++) left[m++] = h[t];
-            for (Py_ssize_t t = end; t < n; t++) left[m++] = h[t];
+            Py_ssize_t m = without(h, n, i, end, left);
             double quality;
             if (m == 0) {
                 quality = 2.0;
@@ -206,8 +219,7 @@ static PyObject *eval_following_show(PyObject *self, PyObject *const *args, Py_s
                         "eval_following_show(held, target, captured, chip, opponents, w)");
         return NULL;
     }
-    if (!read_hand(args[0], h, &n) || !PyLong_CheckExact(args[1]) ||
-        !PyLong_CheckExact(args[2]) || !PyFloat_CheckExact(args[3]) ||
+    if (!read_hand(args[0], h, &n) || !PyFloat_CheckExact(args[3]) ||
         !read_hand(args[4], opp, &n_opp) || n_opp == 0 || !PyTuple_CheckExact(args[5]) ||
         PyTuple_GET_SIZE(args[5]) != N_FEATURES)
         return fallback(eval_fallback, args, nargs);
@@ -216,14 +228,9 @@ static PyObject *eval_following_show(PyObject *self, PyObject *const *args, Py_s
         if (!PyFloat_CheckExact(item)) return fallback(eval_fallback, args, nargs);
         w[k] = PyFloat_AS_DOUBLE(item);
     }
-    int overflow = 0;
-    long target = PyLong_AsLongAndOverflow(args[1], &overflow);
-    if (overflow) return fallback(eval_fallback, args, nargs);
-    long captured_cards = PyLong_AsLongAndOverflow(args[2], &overflow);
-    if (overflow || PyErr_Occurred()) {
-        PyErr_Clear();
+    long target, captured_cards;
+    if (!read_long(args[1], &target) || !read_long(args[2], &captured_cards))
         return fallback(eval_fallback, args, nargs);
-    }
     double captured = (double)captured_cards, chip = PyFloat_AS_DOUBLE(args[3]);
     long fewest = opp[0];
     for (Py_ssize_t t = 1; t < n_opp; t++)
@@ -245,9 +252,7 @@ static PyObject *eval_following_show(PyObject *self, PyObject *const *args, Py_s
             long key;
             if (!group_at(h, i, end, &step, &key)) break;
             if (key <= target) continue;
-            Py_ssize_t m = 0;
-            for (Py_ssize_t t = 0; t < i; t++) left[m++] = h[t];
-            for (Py_ssize_t t = end; t < n; t++) left[m++] = h[t];
+            Py_ssize_t m = without(h, n, i, end, left);
             Shape s = shape_of(left, m, 1.25);
             double groups = (double)s.groups, lone = (double)s.lone;
             double strength = (double)s.best / 32.0, count = (double)m;
@@ -279,17 +284,24 @@ static PyObject *eval_following_show(PyObject *self, PyObject *const *args, Py_s
 }
 
 static PyObject *configure(PyObject *self, PyObject *args) {
-    PyObject *shape, *follow, *eval;
-    if (!PyArg_ParseTuple(args, "OOO", &shape, &follow, &eval)) return NULL;
-    Py_XSETREF(shape_fallback, Py_NewRef(shape));
-    Py_XSETREF(follow_fallback, Py_NewRef(follow));
-    Py_XSETREF(eval_fallback, Py_NewRef(eval));
+    const char *name;
+    PyObject *to;
+    if (!PyArg_ParseTuple(args, "sO", &name, &to)) return NULL;
+    PyObject **slot = strcmp(name, "hand_shape") == 0            ? &shape_fallback
+                      : strcmp(name, "best_following_show") == 0 ? &follow_fallback
+                      : strcmp(name, "eval_following_show") == 0 ? &eval_fallback
+                                                                 : NULL;
+    if (slot == NULL) {
+        PyErr_Format(PyExc_ValueError, "no compiled function %s", name);
+        return NULL;
+    }
+    Py_XSETREF(*slot, Py_NewRef(to));
     Py_RETURN_NONE;
 }
 
 static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS,
-     "configure(hand_shape_py, best_following_show_py, eval_following_show_py)"},
+     "configure(name, fallback): the Python function given unusual input to `name`"},
     {"eval_following_show", (PyCFunction)(void (*)(void))eval_following_show, METH_FASTCALL,
      "eval_following_show(held, target, captured, chip, opponents, w) -> (i, j, key) | None"},
     {"hand_shape", (PyCFunction)(void (*)(void))hand_shape, METH_FASTCALL,

@@ -3,11 +3,7 @@ from collections.abc import Callable
 
 ABI_VERSION: int
 
-def configure(
-    hand_shape_fallback: Callable[..., tuple[int, int, int, float]],
-    best_following_show_fallback: Callable[..., float],
-    eval_following_show_fallback: Callable[..., tuple[int, int, int] | None],
-) -> None: ...
+def configure(name: str, fallback: Callable[..., object]) -> None: ...
 def hand_shape(values: tuple[int, ...], set_bonus: float = 1.25) -> tuple[int, int, int, float]: ...
 def best_following_show(
     held: tuple[int, ...],

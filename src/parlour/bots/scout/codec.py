@@ -24,7 +24,6 @@ Actions (:data:`ACTIONS`, 820 in all)::
 
 from __future__ import annotations
 
-import os
 import struct
 from collections.abc import Callable
 from typing import Any
@@ -32,6 +31,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from parlour.bots.scout import native
 from parlour.games.scout import Flip, Scout, ScoutShow, Show, legal_actions
 from parlour.games.scout.actions import ENDING, SCOUT_SHOWS, SCOUTS, SHOWS
 from parlour.games.scout.rules import feasible_scout_shows, legal_shows
@@ -352,16 +352,10 @@ COMPILED_ABI = 1
 
 
 def _load_compiled() -> Any:
-    if os.environ.get("PARLOUR_PURE_PYTHON") == "1":
-        return None
-    try:
-        from parlour.bots.scout import _ccodec
-    except ImportError:
-        return None
-    if getattr(_ccodec, "ABI_VERSION", None) != COMPILED_ABI:
-        return None
-    _ccodec.configure(State, legal_mask_bytes_py, observation_buffer_py)
-    return _ccodec
+    compiled = native.load("_ccodec", COMPILED_ABI)
+    if compiled is not None:
+        compiled.configure(State, legal_mask_bytes_py, observation_buffer_py)
+    return compiled
 
 
 _compiled = _load_compiled()

@@ -199,6 +199,8 @@ def eval_following_show_py(
     return best_at
 
 
+if heuristic.COMPILED_MODULE is not None:
+    heuristic.COMPILED_MODULE.configure("eval_following_show", eval_following_show_py)
 eval_following_show: Callable[..., tuple[int, int, int] | None] = (
     eval_following_show_py if heuristic.COMPILED_MODULE is None
     else heuristic.COMPILED_MODULE.eval_following_show

@@ -14,13 +14,13 @@ what it is worth to this seat now and what it leaves in hand:
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from parlour.bots.scout import native
 from parlour.bots.scout.determinize import scout_view
 from parlour.games.scout import Flip, Scout, ScoutShow, Show, group_key
 from parlour.games.scout.rules import best_key
@@ -298,28 +298,16 @@ def best_following_show_py(
 # The compiled versions (parlour.bots.scout._cheur, built from _cheur.c when the package is
 # installed on a machine with a C compiler) give the same results; for anything unusual they
 # call the pure-Python functions. ``PARLOUR_PURE_PYTHON=1`` in the environment keeps these.
-COMPILED_ABI = 2
+COMPILED_ABI = 3
 """The interface version the compiled functions must have (a stale build is not used)."""
 
 
 def _load_compiled() -> Any:
-    if os.environ.get("PARLOUR_PURE_PYTHON") == "1":
-        return None
-    try:
-        from parlour.bots.scout import _cheur
-    except ImportError:
-        return None
-    if getattr(_cheur, "ABI_VERSION", None) != COMPILED_ABI:
-        return None
-    _cheur.configure(hand_shape_py, best_following_show_py, _eval_following_show_py)
-    return _cheur
-
-
-def _eval_following_show_py(*args: Any) -> tuple[int, int, int] | None:
-    # the compiled eval_following_show's fallback (features imports this module)
-    from parlour.bots.scout.features import eval_following_show_py
-
-    return eval_following_show_py(*args)
+    compiled = native.load("_cheur", COMPILED_ABI)
+    if compiled is not None:
+        compiled.configure("hand_shape", hand_shape_py)
+        compiled.configure("best_following_show", best_following_show_py)
+    return compiled
 
 
 _compiled = _load_compiled()
