@@ -153,9 +153,9 @@ class ClusterHub(Hub):
         self.remotes: dict[str, RemoteSocket] = {}
         """Sockets held elsewhere for tables owned here, by connection id."""
         self._pending: dict[str, asyncio.Task[None]] = {}
+        """Take-overs in progress, by table."""
         self._handing: dict[str, asyncio.Future[None]] = {}
         """Tables being handed over (their lease being given back), by table."""
-        """Take-overs in progress, by table."""
         self._claims: dict[str, float] = {}
         """New tables being stored, by table: when their lease was taken (``time.monotonic()``)."""
         self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
