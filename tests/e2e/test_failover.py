@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.e2e.player import POLL, state_id, take_turn
-from tests.server.live import post
+from tests.server.live import get, post
 from tests.server.test_cluster import LEASE_MS, start_cluster
 
 DESKTOP = {"width": 1366, "height": 820}
@@ -49,4 +49,32 @@ def test_the_page_reconnects_when_the_table_s_owner_dies_and_plays_on(
         assert state_id(page) > before
     finally:
         owner.stop()
+        other.stop()
+
+
+def test_a_table_moves_to_the_process_its_page_talks_to_and_plays_there(
+    tmp_path: Path, browser: Any, redis_url: str, shots: Path
+) -> None:
+    made_at, other = start_cluster(tmp_path, redis_url, 2, {"PARLOUR_TABLES_FOLLOW": "1"})
+    try:
+        body = {"game": "scout", "name": "Ana", "seats": [{"kind": "bot", "level": "easy"}]}
+        table = post(f"{made_at.url}/api/tables", body)
+        page = browser.new_context(viewport=DESKTOP).new_page()
+        page.goto(other.url + "/")  # the page (and its socket) at the other process
+        page.evaluate(
+            """([id, seat, token]) => localStorage.setItem('parlour.seats',
+                 JSON.stringify({[id]: {seat, token, at: Date.now()}}))""",
+            [table["table_id"], table["seat"], table["token"]],
+        )
+        page.goto(f"{other.url}/t/{table['table_id']}")
+        page.wait_for_function("() => document.body.dataset.ready === '1'", **POLL)
+        for turn in range(3):
+            assert take_turn(page, turn)
+        assert get(f"{made_at.url}/api/health")["cluster"]["handed_over"] == 1
+        served = get(f"{other.url}/api/health")["cluster"]
+        assert served["owned"] == 1 and served["relayed_here"] == 0  # served, not relayed
+        assert page.evaluate("() => document.body.dataset.conn") == "open"  # never sent away
+        page.screenshot(path=shots / "e2e-table-followed-its-page.png")
+    finally:
+        made_at.stop()
         other.stop()
