@@ -15,6 +15,21 @@ from tests.server.test_cluster import LEASE_MS, start_cluster
 DESKTOP = {"width": 1366, "height": 820}
 
 
+def seat_page(browser: Any, url: str, table: dict[str, Any]) -> Any:
+    """A page of the server at ``url`` at ``table``'s seat (its token remembered as the lobby
+    remembers it), ready."""
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    page.goto(url + "/")
+    page.evaluate(
+        """([id, seat, token]) => localStorage.setItem('parlour.seats',
+             JSON.stringify({[id]: {seat, token, at: Date.now()}}))""",
+        [table["table_id"], table["seat"], table["token"]],
+    )
+    page.goto(f"{url}/t/{table['table_id']}")
+    page.wait_for_function("() => document.body.dataset.ready === '1'", **POLL)
+    return page
+
+
 def test_the_page_reconnects_when_the_table_s_owner_dies_and_plays_on(
     tmp_path: Path, browser: Any, redis_url: str, shots: Path
 ) -> None:
@@ -22,15 +37,7 @@ def test_the_page_reconnects_when_the_table_s_owner_dies_and_plays_on(
     try:
         body = {"game": "scout", "name": "Ana", "seats": [{"kind": "bot", "level": "easy"}]}
         table = post(f"{owner.url}/api/tables", body)
-        page = browser.new_context(viewport=DESKTOP).new_page()
-        page.goto(other.url + "/")  # the page (and its socket) at the other process
-        page.evaluate(
-            """([id, seat, token]) => localStorage.setItem('parlour.seats',
-                 JSON.stringify({[id]: {seat, token, at: Date.now()}}))""",
-            [table["table_id"], table["seat"], table["token"]],
-        )
-        page.goto(f"{other.url}/t/{table['table_id']}")
-        page.wait_for_function("() => document.body.dataset.ready === '1'", **POLL)
+        page = seat_page(browser, other.url, table)  # its socket at the other process
         for turn in range(2):
             assert take_turn(page, turn)
         before = state_id(page)
@@ -59,15 +66,7 @@ def test_a_table_moves_to_the_process_its_page_talks_to_and_plays_there(
     try:
         body = {"game": "scout", "name": "Ana", "seats": [{"kind": "bot", "level": "easy"}]}
         table = post(f"{made_at.url}/api/tables", body)
-        page = browser.new_context(viewport=DESKTOP).new_page()
-        page.goto(other.url + "/")  # the page (and its socket) at the other process
-        page.evaluate(
-            """([id, seat, token]) => localStorage.setItem('parlour.seats',
-                 JSON.stringify({[id]: {seat, token, at: Date.now()}}))""",
-            [table["table_id"], table["seat"], table["token"]],
-        )
-        page.goto(f"{other.url}/t/{table['table_id']}")
-        page.wait_for_function("() => document.body.dataset.ready === '1'", **POLL)
+        page = seat_page(browser, other.url, table)  # its socket at the other process
         for turn in range(3):
             assert take_turn(page, turn)
         assert get(f"{made_at.url}/api/health")["cluster"]["handed_over"] == 1
