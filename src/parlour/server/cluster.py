@@ -37,12 +37,12 @@ import secrets
 import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import Future
-from dataclasses import dataclass
 from typing import Any
 
 from parlour.server.bots import BotRunner
 from parlour.server.bus import REDIS_ERRORS, Bus, connect
 from parlour.server.hub import Hub, room_for
+from parlour.server.leases import ACQUIRE, RELEASE, RENEW, Lease, node_of
 from parlour.server.protocol import Moved, ProtocolError
 from parlour.server.relay import MOVED, Relay, RemoteSocket
 from parlour.server.rooms import Room
@@ -52,69 +52,11 @@ from parlour.store import STORAGE_ERRORS, Fence, Op, StaleFence, Store
 
 log = logging.getLogger("parlour.server")
 
-ACQUIRE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return {0, redis.call('GET', KEYS[1])} end
-local n = redis.call('INCR', KEYS[2])
-local t = redis.call('TIME')
-local floor = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-if n < floor then
-  n = floor
-  redis.call('SET', KEYS[2], string.format('%d', n))
-end
-redis.call('PEXPIRE', KEYS[2], 86400000)
-local value = ARGV[1] .. ':' .. string.format('%d', n)
-redis.call('SET', KEYS[1], value, 'PX', ARGV[2])
-return {1, value}
-"""
-"""Take a free lease: ``{1, value}`` with a new fencing token, or ``{0, holder}``. The token
-counter is kept a day (a token is never below Redis's clock in ms, so it still grows after the
-counter is gone)."""
-
-RENEW = """
-local out = {}
-for i, key in ipairs(KEYS) do
-  local cur = redis.call('GET', key)
-  if cur == ARGV[i + 1] then
-    redis.call('PEXPIRE', key, ARGV[1])
-    out[i] = 1
-  elseif not cur then
-    redis.call('SET', key, ARGV[i + 1], 'PX', ARGV[1])
-    out[i] = 2
-  else
-    out[i] = 0
-  end
-end
-return out
-"""
-"""Renew the leases ``KEYS`` held as ``ARGV[2…]`` for ``ARGV[1]`` ms, in one command a renewal
-round: for each, 1 if renewed, 2 if it had lapsed and nobody took it (taken back: the token is
-unchanged, so the store still refuses it if another process wrote meanwhile), 0 if lost."""
-
-RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
-
 REDIS_DOWN = (
     "Redis is unreachable, so the servers cannot agree who plays this table: the move was not "
     "played; it will work again as soon as Redis is back"
 )
 MOVED_AWAY = "this table is now played by another server process: reconnecting"
-
-
-@dataclass
-class Lease:
-    """A lease this process holds: its value in Redis (``node:token``) and fencing token."""
-
-    value: str
-
-    @property
-    def token(self) -> int:
-        return int(self.value.rsplit(":", 1)[1])
-
-
-def _node_of(value: str) -> str:
-    return value.rsplit(":", 1)[0]
 
 
 class RemoteRoom(Room):
@@ -315,7 +257,7 @@ class ClusterHub(Hub):
                 value = await self._lease_of(table_id)
                 self.bus.mark(True)
                 if value is not None:
-                    node = _node_of(value)
+                    node = node_of(value)
                     if node != self.node and (await self.bus.alive([node]))[node]:
                         return node
                     log.info("table %s: its owner %s is gone; waiting for its lease", table_id,
@@ -346,7 +288,7 @@ class ClusterHub(Hub):
             got, value = await self._acquire(keys=keys, args=[self.node, self.settings.lease_ms])
             if got:
                 break
-            node = _node_of(value)
+            node = node_of(value)
             if node == self.node and table_id in self.rooms:
                 return
             if (node != self.node and (await self.bus.alive([node]))[node]) or (

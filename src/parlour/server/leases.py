@@ -1,0 +1,69 @@
+"""A table's lease in Redis (many processes: :mod:`parlour.server.cluster`): the scripts that
+take, renew and give back leases, and a lease as its owner holds it.
+
+A lease is ``<prefix>lease:<table>`` = ``<node>:<token>``, set with NX and an expiry; taking
+one draws a fencing token (``<prefix>fence:<table>``) that every store write of the table
+carries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ACQUIRE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return {0, redis.call('GET', KEYS[1])} end
+local n = redis.call('INCR', KEYS[2])
+local t = redis.call('TIME')
+local floor = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if n < floor then
+  n = floor
+  redis.call('SET', KEYS[2], string.format('%d', n))
+end
+redis.call('PEXPIRE', KEYS[2], 86400000)
+local value = ARGV[1] .. ':' .. string.format('%d', n)
+redis.call('SET', KEYS[1], value, 'PX', ARGV[2])
+return {1, value}
+"""
+"""Take a free lease: ``{1, value}`` with a new fencing token, or ``{0, holder}``. The token
+counter is kept a day (a token is never below Redis's clock in ms, so it still grows after the
+counter is gone)."""
+
+RENEW = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  local cur = redis.call('GET', key)
+  if cur == ARGV[i + 1] then
+    redis.call('PEXPIRE', key, ARGV[1])
+    out[i] = 1
+  elseif not cur then
+    redis.call('SET', key, ARGV[i + 1], 'PX', ARGV[1])
+    out[i] = 2
+  else
+    out[i] = 0
+  end
+end
+return out
+"""
+"""Renew the leases ``KEYS`` held as ``ARGV[2…]`` for ``ARGV[1]`` ms, in one command a renewal
+round: for each, 1 if renewed, 2 if it had lapsed and nobody took it (taken back: the token is
+unchanged, so the store still refuses it if another process wrote meanwhile), 0 if lost."""
+
+RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+@dataclass
+class Lease:
+    """A lease this process holds: its value in Redis (``node:token``) and fencing token."""
+
+    value: str
+
+    @property
+    def token(self) -> int:
+        return int(self.value.rsplit(":", 1)[1])
+
+
+def node_of(value: str) -> str:
+    return value.rsplit(":", 1)[0]
