@@ -26,10 +26,12 @@ LANG, AND_LANG = r"(\?lang=[a-z]+)?", r"(&lang=[a-z]+)?"
 """The address may name the page's language, added once the page has chosen it (lang.js)."""
 
 
-def _step(page: Any, step: str) -> None:
+def _step(page: Any, step: str, timeout: int = WAIT) -> None:
     """Wait until the coach asks for ``step`` (the panel's data-step)."""
     page.wait_for_function(
-        f"() => document.getElementById('coach')?.dataset.step === '{step}'", timeout=WAIT, **POLL
+        f"() => document.getElementById('coach')?.dataset.step === '{step}'",
+        timeout=timeout,
+        **POLL,
     )
 
 
@@ -124,7 +126,9 @@ def play_the_scout_lesson(
     _press(page, "#learn-start", touch)
     page.wait_for_url(re.compile(rf"/t/[^?]+\?learn=scout{AND_LANG}$"), timeout=WAIT)
 
-    _step(page, "flip")
+    # the lesson's first step comes with the new page, its scripts and its socket: on a machine
+    # starved by a full test run beside a busy loop that once took longer than 30 s
+    _step(page, "flip", timeout=2 * WAIT)
     assert _on_screen(page, "#coach") and _on_screen(page, "[data-flip='false']")
     page.screenshot(path=shots / f"learn-scout-{tag}-1-flip.png")
     problems["coach"] = _coach_violations(page)
