@@ -90,19 +90,47 @@ class Bus:
         self._queue: asyncio.Queue[tuple[str, dict[str, Any], Failed | None]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._subscribed = asyncio.Event()
+        self._back = asyncio.Event()
+        """Set when Redis answers again (the listener stops waiting before subscribing)."""
+        self._dropping: set[asyncio.Task[None]] = set()
+        self._outages = 0
+        """How many times Redis stopped answering (a connection older than the latest is
+        not used again)."""
 
     def channel(self, node: str) -> str:
         """The channel ``node`` listens on."""
         return f"{self.prefix}node:{node}"
 
     def mark(self, up: bool, why: BaseException | None = None) -> None:
-        """Record whether Redis answered (logged when it changes)."""
+        """Record whether Redis answered (logged when it changes). When it stops answering,
+        the idle pooled connections are closed: after a restart of Redis each would otherwise
+        fail one command more ("Connection closed by server") and mark it down again. When it
+        answers again, a listener waiting to subscribe again tries at once."""
         if up and not self.up:
             self.up_since = time.monotonic()
+            self._back.set()
             log.info("Redis reached: this process (%s) coordinates with the others", self.node)
         elif not up and self.up:
             log.error("Redis is unreachable (%s): inputs are refused until it is back", why)
+            self._back.clear()
+            self._outages += 1
+            self._drop_idle()
         self.up = up
+
+    def _drop_idle(self) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        pool = self.redis.connection_pool
+
+        async def drop() -> None:
+            with contextlib.suppress(*REDIS_ERRORS):
+                await pool.disconnect(inuse_connections=False)
+
+        task = loop.create_task(drop())
+        self._dropping.add(task)
+        task.add_done_callback(self._dropping.discard)
 
     async def start(self, wait_s: float = 3.0) -> None:
         """Start listening and sending; waits up to ``wait_s`` for the subscription."""
@@ -147,6 +175,7 @@ class Bus:
         # (its messages as one JSON array, in order), on a connection of its own kept for the
         # sender (a pooled pipeline per batch cost several times the messages themselves).
         conn: Any = None
+        since = 0
         pool = self.redis.connection_pool
         try:
             while True:
@@ -161,8 +190,13 @@ class Bus:
                     for node, items in groups.items()
                 ]
                 try:
+                    if conn is not None and since != self._outages:  # older than an outage
+                        await conn.disconnect(nowait=True)
+                        await pool.release(conn)
+                        conn = None
                     if conn is None:
                         conn = await pool.get_connection()  # type: ignore[no-untyped-call]
+                        since = self._outages
                     await conn.send_packed_command(conn.pack_commands(commands), False)
                     counts = [int(await conn.read_response()) for _ in commands]
                     self.mark(True)
@@ -220,5 +254,10 @@ class Bus:
             finally:
                 with contextlib.suppress(*REDIS_ERRORS):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
-            await asyncio.sleep(backoff * (0.5 + random.random()))
+            pause = backoff * (0.5 + random.random())
+            if self.up:
+                await asyncio.sleep(pause)
+            else:  # Redis is away: wait, or stop waiting as soon as it answers again
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._back.wait(), pause)
             backoff = min(2.0, backoff * 2)

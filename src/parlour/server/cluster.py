@@ -256,6 +256,10 @@ class ClusterHub(Hub):
                     return None
                 value = await self._lease_of(table_id)
                 self.bus.mark(True)
+                while value is None and self._back_within(2 * self.settings.renew_ms):
+                    # Redis may have lost it: its owner takes it back at its next renewal
+                    await asyncio.sleep(self.settings.renew_ms / 4000)
+                    value = await self._lease_of(table_id)
                 if value is not None:
                     node = node_of(value)
                     if node != self.node and (await self.bus.alive([node]))[node]:
@@ -544,7 +548,7 @@ class ClusterHub(Hub):
         owned = list(self.leases.items())
         for start in range(0, len(owned), 1000):
             chunk = owned[start : start + 1000]
-            keys = [self.key("lease", table_id) for table_id, _ in chunk]
+            keys = [self.key(k, table_id) for table_id, _ in chunk for k in ("lease", "fence")]
             args: list[str | int] = [self.settings.lease_ms, *(lease.value for _, lease in chunk)]
             results = await self._renew(keys=keys, args=args)
             for (table_id, lease), result in zip(chunk, results, strict=True):
@@ -575,10 +579,15 @@ class ClusterHub(Hub):
             except Exception:
                 log.exception("looking for tables without an owner failed")
 
+    def _back_within(self, ms: int) -> bool:
+        """Whether Redis came back less than ``ms`` ago (a lease missing then may be one that
+        Redis lost, which its owner takes back at its next renewal)."""
+        return time.monotonic() - self.bus.up_since < ms / 1000
+
     async def adopt_lapsed(self) -> int:
         """Take over every unfinished table whose lease is free; returns how many. Not in the
         first ``lease_ms`` after Redis came back (their owners take their leases back first)."""
-        if not self.bus.up or time.monotonic() - self.bus.up_since < self.settings.lease_ms / 1000:
+        if not self.bus.up or self._back_within(self.settings.lease_ms):
             return 0
         ids = await asyncio.to_thread(self.store.unfinished)
         ids = [t for t in ids if t not in self.rooms and t not in self._pending]

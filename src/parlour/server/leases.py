@@ -30,23 +30,31 @@ counter is gone)."""
 
 RENEW = """
 local out = {}
-for i, key in ipairs(KEYS) do
+for i = 1, #KEYS / 2 do
+  local key, value = KEYS[2 * i - 1], ARGV[i + 1]
   local cur = redis.call('GET', key)
-  if cur == ARGV[i + 1] then
+  if cur == value then
     redis.call('PEXPIRE', key, ARGV[1])
     out[i] = 1
   elseif not cur then
-    redis.call('SET', key, ARGV[i + 1], 'PX', ARGV[1])
-    out[i] = 2
+    local drawn = redis.call('GET', KEYS[2 * i])
+    if (not drawn) or drawn == string.match(value, ':(%d+)$') then
+      redis.call('SET', key, value, 'PX', ARGV[1])
+      out[i] = 2
+    else
+      out[i] = 0
+    end
   else
     out[i] = 0
   end
 end
 return out
 """
-"""Renew the leases ``KEYS`` held as ``ARGV[2…]`` for ``ARGV[1]`` ms, in one command a renewal
-round: for each, 1 if renewed, 2 if it had lapsed and nobody took it (taken back: the token is
-unchanged, so the store still refuses it if another process wrote meanwhile), 0 if lost."""
+"""Renew the leases held as ``ARGV[2…]`` for ``ARGV[1]`` ms, in one command a renewal round;
+``KEYS`` are each table's lease and fence keys, in pairs. For each: 1 if renewed, 2 if it had
+lapsed and its token is still the latest drawn (taken back; also after Redis lost every key), 0
+if lost: held by another process, or lapsed after another drew a newer token (taking it back
+then would point the others at a process whose writes the store refuses)."""
 
 RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
