@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 if __package__ in (None, ""):  # run as a script: make `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -39,6 +39,9 @@ SETUP_CONCURRENCY = 16
 """Tables being created and joined at once during the ramp-up."""
 OVERTIME_THINK_MS = (0.0, 100.0)
 """A SCOUT person's think time while the killed process's tables play on to their end."""
+
+OPEN_ERRORS = (ConnectionClosed, InvalidHandshake, OSError, TimeoutError)
+"""How opening a socket fails when its process is gone or goes during the handshake."""
 
 
 @dataclass
@@ -129,7 +132,7 @@ async def run_slots(
                 task = asyncio.ensure_future(game(index))
             try:
                 await task
-            except (ConnectionClosed, OSError, RuntimeError, TimeoutError) as exc:
+            except (*OPEN_ERRORS, RuntimeError) as exc:
                 phase.errors[f"client_{type(exc).__name__}"] += 1
                 await asyncio.sleep(0.5)
 
@@ -207,9 +210,13 @@ class ScoutPerson:
     """One person at a SCOUT table: acts on its turn, records when each state arrived and every
     acknowledged move; with many processes, reconnects when its socket closes."""
 
-    def __init__(self, table: ScoutTable, sock: Socket, first: Msg, token: str) -> None:
+    def __init__(
+        self, table: ScoutTable, sock: Socket, first: Msg, token: str, host: bool = False
+    ) -> None:
         self.table = table
         self.token = token
+        self.host = host
+        """The host starts the game (again after reconnecting, if it had not started)."""
         self.sock = sock
         self.latest = first
         self.seat: int | None = first["view"].get("seat")
@@ -271,6 +278,9 @@ class ScoutPerson:
         self.busy = False
         self.acted_on = -1
         self.receive(first)
+        if self.host and not first["view"].get("started"):
+            with contextlib.suppress(ConnectionClosed, OSError):  # run() reconnects again
+                await sock.send("start")
 
     def maybe_act(self) -> None:
         msg = self.latest
@@ -336,6 +346,21 @@ class ScoutTable(Played):
         self.pending = keep
 
 
+async def _sit(stack: contextlib.AsyncExitStack, ports: Ports, table_id: str, token: str,
+               phase: Phase) -> tuple[Socket, Msg]:  # fmt: skip
+    """A person's first socket at a table; with many processes, if that fails (its process
+    was killed meanwhile), reconnecting as a browser does (:func:`_reopen`)."""
+    try:
+        found: tuple[Socket, Msg] = await stack.enter_async_context(
+            open_seat(ports.socket(table_id), table_id, token, phase)
+        )
+        return found
+    except OPEN_ERRORS:
+        if not ports.many:
+            raise
+        return await _reopen(stack, ports, table_id, token, phase)
+
+
 async def _reopen(stack: contextlib.AsyncExitStack, ports: Ports, table_id: str, token: str,
                   phase: Phase) -> tuple[Socket, Msg]:  # fmt: skip
     """A person's socket at a live process (:meth:`Ports.socket`), as a browser reconnects:
@@ -356,7 +381,7 @@ async def _reopen(stack: contextlib.AsyncExitStack, ports: Ports, table_id: str,
             )
             phase.errors["reconnected"] += 1
             return found
-        except (ConnectionClosed, OSError, TimeoutError):
+        except OPEN_ERRORS:
             if time.monotonic() > give_up:
                 raise
 
@@ -380,19 +405,16 @@ async def scout_game(ports: Ports, phase: Phase, rng: random.Random, args: Any) 
         raise RuntimeError(f"join: {status} {joined}")
     table = ScoutTable(phase, rng, parse_range(args.think_ms))
     async with contextlib.AsyncExitStack() as stack:
-        host, first0 = await stack.enter_async_context(
-            open_seat(ports.socket(table_id), table_id, made["token"], phase)
-        )
-        guest, first1 = await stack.enter_async_context(
-            open_seat(ports.socket(table_id), table_id, joined["token"], phase)
-        )
+        host, first0 = await _sit(stack, ports, table_id, made["token"], phase)
+        guest, first1 = await _sit(stack, ports, table_id, joined["token"], phase)
         table.people = [
-            ScoutPerson(table, host, first0, made["token"]),
+            ScoutPerson(table, host, first0, made["token"], host=True),
             ScoutPerson(table, guest, first1, joined["token"]),
         ]
         table.sat(ports, table_id, owner, stack, phase)
         phase.games_started += 1
-        await host.send("start")
+        with contextlib.suppress(ConnectionClosed, OSError):  # run() reconnects, starts again
+            await host.send("start")
         try:
             await asyncio.gather(*(p.run() for p in table.people))
         finally:
@@ -552,9 +574,7 @@ async def snap_game(
         raise RuntimeError(f"create: {status} {made}")
     table = Played()
     async with contextlib.AsyncExitStack() as stack:
-        sock, first = await stack.enter_async_context(
-            open_seat(ports.socket(made["table_id"]), made["table_id"], made["token"], phase)
-        )
+        sock, first = await _sit(stack, ports, made["table_id"], made["token"], phase)
         person = SnapPerson(table, sock, first, phase, rng, args, made["token"])
         table.people = [person]
         table.sat(ports, made["table_id"], owner, stack, phase)

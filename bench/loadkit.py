@@ -376,7 +376,10 @@ async def http_json(port: int, path: str, body: Msg | None = None) -> tuple[int,
         with contextlib.suppress(Exception):
             await writer.wait_closed()
     header, _, payload = raw.partition(b"\r\n\r\n")
-    status = int(header.split(b" ", 2)[1])
+    parts = header.split(b" ", 2)
+    if len(parts) < 2 or not parts[1].isdigit():  # its process went away while answering
+        raise ConnectionResetError(f"no HTTP response from port {port}")
+    status = int(parts[1])
     if b"transfer-encoding: chunked" in header.lower():
         payload = _unchunk(payload)
     try:

@@ -34,8 +34,9 @@ def test_a_lease_is_taken_once_and_each_taking_draws_a_newer_token(redis_url: st
         pair = [keys["lease"], keys["fence"]]
         got, value = await acquire(keys=pair, args=["nodeA", LEASE_MS])
         assert got == 1 and node_of(value) == "nodeA"
-        got, holder = await acquire(keys=pair, args=["nodeB", LEASE_MS])
-        assert got == 0 and holder == value  # held: nobody else takes it
+        got, holder, left = await acquire(keys=pair, args=["nodeB", LEASE_MS])
+        assert got == 0 and holder == value  # held: nobody else takes it ...
+        assert 0 < left <= LEASE_MS  # ... for as long as its lease has left
         await redis.delete(keys["lease"])  # it lapsed
         got, second = await acquire(keys=pair, args=["nodeB", LEASE_MS])
         assert got == 1 and Lease(second).token > Lease(value).token

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import random
 import time
 from collections.abc import Callable
@@ -26,6 +27,7 @@ from typing import Any
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.retry import Retry
 
@@ -67,6 +69,13 @@ def connect(url: str) -> Redis:
     return Redis.from_pool(pool)
 
 
+def pool_busy(exc: BaseException | None) -> bool:
+    """Whether ``exc`` only says that every pooled connection stayed busy for
+    :data:`REDIS_WAIT_S` (redis-py raises ``ConnectionError`` from a timeout): Redis itself
+    may be fine, so its connections are kept."""
+    return isinstance(exc, RedisConnectionError) and isinstance(exc.__cause__, TimeoutError)
+
+
 class Bus:
     """This process's end of the messages between processes (see the module docstring)."""
 
@@ -93,6 +102,10 @@ class Bus:
         self._back = asyncio.Event()
         """Set when Redis answers again (the listener stops waiting before subscribing)."""
         self._dropping: set[asyncio.Task[None]] = set()
+        self.run_id = ""
+        """Redis's run id when this process last subscribed."""
+        self.restarted_at = -math.inf
+        """``time.monotonic()`` when this process saw that Redis had restarted."""
         self._outages = 0
         """How many times Redis stopped answering (a connection older than the latest is
         not used again)."""
@@ -113,8 +126,9 @@ class Bus:
         elif not up and self.up:
             log.error("Redis is unreachable (%s): inputs are refused until it is back", why)
             self._back.clear()
-            self._outages += 1
-            self._drop_idle()
+            if not pool_busy(why):
+                self._outages += 1
+                self._drop_idle()
         self.up = up
 
     def _drop_idle(self) -> None:
@@ -131,6 +145,16 @@ class Bus:
         task = loop.create_task(drop())
         self._dropping.add(task)
         task.add_done_callback(self._dropping.discard)
+
+    async def _check_restart(self) -> None:
+        # Redis's run id changes when it restarts (and then, without persistence, every
+        # lease is gone: their owners take them back at their next renewal).
+        with contextlib.suppress(*REDIS_ERRORS, KeyError):
+            run_id = str((await self.redis.info("server"))["run_id"])
+            if self.run_id and run_id != self.run_id:
+                self.restarted_at = time.monotonic()
+                log.warning("Redis restarted: the tables' owners take their leases back")
+            self.run_id = run_id
 
     async def start(self, wait_s: float = 3.0) -> None:
         """Start listening and sending; waits up to ``wait_s`` for the subscription."""
@@ -231,6 +255,7 @@ class Bus:
             try:
                 await pubsub.subscribe(self.channel(self.node))
                 self._subscribed.set()
+                await self._check_restart()
                 if listened:  # messages sent while the subscription was gone are lost
                     self.on_reset()
                 listened = True

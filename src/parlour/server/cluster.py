@@ -33,6 +33,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import random
 import secrets
 import time
 from collections.abc import Callable, Coroutine
@@ -193,7 +194,7 @@ class ClusterHub(Hub):
     async def claim(self, table_id: str) -> None:
         """A new table is owned by the process creating it."""
         try:
-            got, value = await self._acquire(
+            got, value, *_ = await self._acquire(
                 keys=[self.key("lease", table_id), self.key("fence", table_id)],
                 args=[self.node, self.settings.lease_ms],
             )
@@ -256,8 +257,8 @@ class ClusterHub(Hub):
                     return None
                 value = await self._lease_of(table_id)
                 self.bus.mark(True)
-                while value is None and self._back_within(2 * self.settings.renew_ms):
-                    # Redis may have lost it: its owner takes it back at its next renewal
+                while value is None and self._restarted_within(2 * self.settings.renew_ms):
+                    # Redis lost it: its owner takes it back at its next renewal
                     await asyncio.sleep(self.settings.renew_ms / 4000)
                     value = await self._lease_of(table_id)
                 if value is not None:
@@ -289,17 +290,22 @@ class ClusterHub(Hub):
         deadline = time.monotonic() + self.settings.lease_ms / 1000 + 1
         keys = [self.key("lease", table_id), self.key("fence", table_id)]
         while True:
-            got, value = await self._acquire(keys=keys, args=[self.node, self.settings.lease_ms])
+            got, value, *left = await self._acquire(
+                keys=keys, args=[self.node, self.settings.lease_ms]
+            )
             if got:
                 break
             node = node_of(value)
             if node == self.node and table_id in self.rooms:
                 return
-            if (node != self.node and (await self.bus.alive([node]))[node]) or (
-                time.monotonic() > deadline
-            ):
+            now = time.monotonic()
+            if (node != self.node and (await self.bus.alive([node]))[node]) or now > deadline:
                 return  # held by a live process: it stays the owner
-            await asyncio.sleep(0.05)
+            # its holder is gone: try again when its lease lapses (not every few ms: hundreds
+            # of tables of a dead process wait at once, and their polling filled the pool of
+            # Redis connections, which refused every move for a while)
+            lapses = int(left[0]) / 1000 if left and int(left[0]) > 0 else 0.0
+            await asyncio.sleep(min(max(0.05, lapses + random.uniform(0.0, 0.05)), deadline - now))
         lease = self.leases[table_id] = Lease(str(value))
         try:
             if not known:  # it exists (else KeyError): fence it
@@ -579,15 +585,15 @@ class ClusterHub(Hub):
             except Exception:
                 log.exception("looking for tables without an owner failed")
 
-    def _back_within(self, ms: int) -> bool:
-        """Whether Redis came back less than ``ms`` ago (a lease missing then may be one that
-        Redis lost, which its owner takes back at its next renewal)."""
-        return time.monotonic() - self.bus.up_since < ms / 1000
+    def _restarted_within(self, ms: int) -> bool:
+        """Whether this process saw Redis restart less than ``ms`` ago (a lease missing then
+        may be one that Redis lost, which its owner takes back at its next renewal)."""
+        return time.monotonic() - self.bus.restarted_at < ms / 1000
 
     async def adopt_lapsed(self) -> int:
         """Take over every unfinished table whose lease is free; returns how many. Not in the
         first ``lease_ms`` after Redis came back (their owners take their leases back first)."""
-        if not self.bus.up or self._back_within(self.settings.lease_ms):
+        if not self.bus.up or time.monotonic() - self.bus.up_since < self.settings.lease_ms / 1000:
             return 0
         ids = await asyncio.to_thread(self.store.unfinished)
         ids = [t for t in ids if t not in self.rooms and t not in self._pending]

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 ACQUIRE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return {0, redis.call('GET', KEYS[1])} end
+local holder = redis.call('GET', KEYS[1])
+if holder then return {0, holder, redis.call('PTTL', KEYS[1])} end
 local n = redis.call('INCR', KEYS[2])
 local t = redis.call('TIME')
 local floor = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -24,7 +25,8 @@ local value = ARGV[1] .. ':' .. string.format('%d', n)
 redis.call('SET', KEYS[1], value, 'PX', ARGV[2])
 return {1, value}
 """
-"""Take a free lease: ``{1, value}`` with a new fencing token, or ``{0, holder}``. The token
+"""Take a free lease: ``{1, value}`` with a new fencing token, or ``{0, holder, ms}`` (``ms``:
+how long the holder's lease has left). The token
 counter is kept a day (a token is never below Redis's clock in ms, so it still grows after the
 counter is gone)."""
 
