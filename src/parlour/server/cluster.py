@@ -309,7 +309,7 @@ class ClusterHub(Hub):
         lease = self.leases[table_id] = Lease(str(value))
         try:
             if not known:  # it exists (else KeyError): fence it
-                await asyncio.to_thread(self._table_from_store, table_id)
+                await asyncio.to_thread(self._stored, table_id)  # read, not replayed
             # From here on the previous owner can no longer write (its token is older) ...
             await self.store.write([], fence=(table_id, lease.token))
             # ... so the log read now holds everything it ever acknowledged.

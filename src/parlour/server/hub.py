@@ -29,6 +29,7 @@ from parlour.store import (
     Fence,
     Op,
     Store,
+    StoredTable,
     op_create_table,
     op_expire,
     op_set_token_hash,
@@ -72,11 +73,16 @@ class Hub:
         self._seeds = random.Random(settings.table_seed) if settings.table_seed else None
         """Tests only (``settings.table_seed``): tables' seeds from a seeded generator."""
 
-    def _table_from_store(self, table_id: str) -> tuple[Table, dict[int, str]]:
-        # Blocking (reads the database, replays the log): run it off the loop when serving.
+    def _stored(self, table_id: str) -> StoredTable:
+        # Blocking (reads the database). KeyError for an unknown table, TableExpired.
         stored = self.store.load(table_id)
         if stored.expired:
             raise TableExpired(table_id)
+        return stored
+
+    def _table_from_store(self, table_id: str) -> tuple[Table, dict[int, str]]:
+        # Blocking (reads the database, replays the log): run it off the loop when serving.
+        stored = self._stored(table_id)
         table = Table(
             stored.table_id, stored.game, stored.options, stored.seed, list(stored.seats),
             started=stored.started, record=stored.entries,
