@@ -5,11 +5,12 @@ its token is still the latest drawn, and never one after another process drew a 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from parlour.server.bus import connect
-from parlour.server.leases import ACQUIRE, RELEASE, RENEW, Lease, node_of
+from parlour.server.leases import ACQUIRE, RELEASE, RENEW, Lease, node_of, retry_in
 from tests.server.redis_live import prefix
 
 LEASE_MS = 60_000
@@ -99,3 +100,12 @@ def test_a_lease_is_given_back_only_by_its_holder(redis_url: str) -> None:
         assert await redis.get(keys["lease"]) is None
 
     run(redis_url, body)
+
+
+def test_a_gone_holder_s_lease_is_tried_again_when_it_lapses_not_past_the_deadline() -> None:
+    now = time.monotonic()
+    assert 1.5 <= retry_in([1500], now + 60) <= 1.55 + 0.01  # when it lapses, a little jitter
+    assert retry_in([1500], now + 0.2) <= 0.2  # never past the deadline
+    assert retry_in([5000], now - 1) == 0.0
+    assert 0.05 <= retry_in([-2], now + 60) <= 0.1  # no expiry (or gone): soon, not at once
+    assert 0.05 <= retry_in([], now + 60) <= 0.1

@@ -131,6 +131,11 @@ class Bus:
                 self._drop_idle()
         self.up = up
 
+    def restarted_within(self, ms: int) -> bool:
+        """Whether this process saw Redis restart less than ``ms`` ago (a lease missing then
+        may be one that Redis lost, which its owner takes back at its next renewal)."""
+        return time.monotonic() - self.restarted_at < ms / 1000
+
     def _drop_idle(self) -> None:
         try:
             loop = asyncio.get_running_loop()

@@ -33,7 +33,6 @@ import asyncio
 import contextlib
 import itertools
 import logging
-import random
 import secrets
 import time
 from collections.abc import Callable, Coroutine
@@ -43,7 +42,7 @@ from typing import Any
 from parlour.server.bots import BotRunner
 from parlour.server.bus import REDIS_ERRORS, Bus, connect
 from parlour.server.hub import Hub, room_for
-from parlour.server.leases import ACQUIRE, RELEASE, RENEW, Lease, node_of
+from parlour.server.leases import ACQUIRE, RELEASE, RENEW, Lease, node_of, retry_in
 from parlour.server.protocol import Moved, ProtocolError
 from parlour.server.relay import MOVED, Relay, RemoteSocket
 from parlour.server.rooms import Room
@@ -257,7 +256,7 @@ class ClusterHub(Hub):
                     return None
                 value = await self._lease_of(table_id)
                 self.bus.mark(True)
-                while value is None and self._restarted_within(2 * self.settings.renew_ms):
+                while value is None and self.bus.restarted_within(2 * self.settings.renew_ms):
                     # Redis lost it: its owner takes it back at its next renewal
                     await asyncio.sleep(self.settings.renew_ms / 4000)
                     value = await self._lease_of(table_id)
@@ -298,14 +297,11 @@ class ClusterHub(Hub):
             node = node_of(value)
             if node == self.node and table_id in self.rooms:
                 return
-            now = time.monotonic()
-            if (node != self.node and (await self.bus.alive([node]))[node]) or now > deadline:
+            if (node != self.node and (await self.bus.alive([node]))[node]) or (
+                time.monotonic() > deadline
+            ):
                 return  # held by a live process: it stays the owner
-            # its holder is gone: try again when its lease lapses (not every few ms: hundreds
-            # of tables of a dead process wait at once, and their polling filled the pool of
-            # Redis connections, which refused every move for a while)
-            lapses = int(left[0]) / 1000 if left and int(left[0]) > 0 else 0.0
-            await asyncio.sleep(min(max(0.05, lapses + random.uniform(0.0, 0.05)), deadline - now))
+            await asyncio.sleep(retry_in(left, deadline))  # its holder is gone
         lease = self.leases[table_id] = Lease(str(value))
         try:
             if not known:  # it exists (else KeyError): fence it
@@ -584,11 +580,6 @@ class ClusterHub(Hub):
                 self.bus.mark(False, exc)
             except Exception:
                 log.exception("looking for tables without an owner failed")
-
-    def _restarted_within(self, ms: int) -> bool:
-        """Whether this process saw Redis restart less than ``ms`` ago (a lease missing then
-        may be one that Redis lost, which its owner takes back at its next renewal)."""
-        return time.monotonic() - self.bus.restarted_at < ms / 1000
 
     async def adopt_lapsed(self) -> int:
         """Take over every unfinished table whose lease is free; returns how many. Not in the

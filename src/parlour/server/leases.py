@@ -8,7 +8,10 @@ carries.
 
 from __future__ import annotations
 
+import random
+import time
 from dataclasses import dataclass
+from typing import Any
 
 ACQUIRE = """
 local holder = redis.call('GET', KEYS[1])
@@ -77,3 +80,14 @@ class Lease:
 
 def node_of(value: str) -> str:
     return value.rsplit(":", 1)[0]
+
+
+def retry_in(left: list[Any], deadline: float) -> float:
+    """Seconds to wait before trying again to take a lease whose holder is gone: until it
+    lapses (``left``: what ACQUIRE said it has left, in ms), with a little jitter, and not past
+    ``deadline`` (``time.monotonic()``). Not a poll every few ms: hundreds of a dead process's
+    tables wait at once, and their polling filled the pool of Redis connections, which then
+    refused every move for a while."""
+    lapses = int(left[0]) / 1000 if left and int(left[0]) > 0 else 0.0
+    wait = max(0.05, lapses + random.uniform(0.0, 0.05))
+    return max(0.0, min(wait, deadline - time.monotonic()))
