@@ -67,11 +67,13 @@ def test_a_lapsed_lease_is_taken_back_only_while_its_token_is_the_latest(redis_u
         # Redis lost every key (restarted without persistence): taken back too
         await redis.delete(keys["lease"], keys["fence"])
         assert await renew(keys=pair, args=[LEASE_MS, old]) == [2]
+        assert await redis.get(keys["fence"]) == str(Lease(old).token)  # the counter is back
         # another process took it after it lapsed, and its lease lapsed in turn: the old
         # holder's token is stale (the store refuses its writes), so it must not take the
         # lease back and point every process at itself
         await redis.delete(keys["lease"])
         _, newer = await acquire(keys=pair, args=["nodeB", LEASE_MS])
+        assert Lease(newer).token > Lease(old).token  # even drawn in the same millisecond
         await redis.delete(keys["lease"])
         assert await renew(keys=pair, args=[LEASE_MS, old]) == [0]
         assert await redis.get(keys["lease"]) is None

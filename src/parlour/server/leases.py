@@ -43,8 +43,12 @@ for i = 1, #KEYS / 2 do
     out[i] = 1
   elseif not cur then
     local drawn = redis.call('GET', KEYS[2 * i])
-    if (not drawn) or drawn == string.match(value, ':(%d+)$') then
+    local token = string.match(value, ':(%d+)$')
+    if (not drawn) or drawn == token then
       redis.call('SET', key, value, 'PX', ARGV[1])
+      if not drawn then
+        redis.call('SET', KEYS[2 * i], token, 'PX', 86400000)
+      end
       out[i] = 2
     else
       out[i] = 0
@@ -57,7 +61,9 @@ return out
 """
 """Renew the leases held as ``ARGV[2…]`` for ``ARGV[1]`` ms, in one command a renewal round;
 ``KEYS`` are each table's lease and fence keys, in pairs. For each: 1 if renewed, 2 if it had
-lapsed and its token is still the latest drawn (taken back; also after Redis lost every key), 0
+lapsed and its token is still the latest drawn (taken back; also after Redis lost every key,
+and then its token is the counter again, so the next one drawn is newer even within the same
+millisecond), 0
 if lost: held by another process, or lapsed after another drew a newer token (taking it back
 then would point the others at a process whose writes the store refuses)."""
 
