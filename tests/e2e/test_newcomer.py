@@ -86,10 +86,11 @@ INSIDE = """([sel, box]) => { const out = [];
 
 
 def my_turn(page: Any) -> None:
+    # Once this player's flip or move is answered (not while it is on its way: the page then
+    # still shows the flip choice with its buttons disabled), or the round's results are shown.
     page.wait_for_function(
-        """() => { const d = document.body.dataset;
-          return d.myTurn === '1' || d.over === '1' || d.flipping === '1'
-            || Boolean(document.querySelector('#results-dialog[open]')); }""",
+        f"""() => ({player.NEEDS_ME})()
+            || Boolean(document.querySelector('#results-dialog[open]'))""",
         timeout=30_000,
         **POLL,
     )
@@ -110,6 +111,10 @@ def test_scout_for_two_on_a_phone(server: LiveServer, browser: Any, shots: Path)
         if page.locator("#results-dialog[open]").count():
             break
         before = state_id(page)
+        if page.evaluate("document.body.dataset.flipping") == "1":  # a later round's flip
+            page.click("[data-flip='false']", timeout=30_000)
+            wait_past(page, before)
+            continue
         if page.evaluate("document.body.dataset.myTurn") == "1":
             assert page.evaluate(INSIDE, ["#hand > .card", None]) == []
             if not scouted:
