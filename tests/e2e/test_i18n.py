@@ -209,7 +209,7 @@ def test_every_page_in_every_language(
     replay.goto(f"{server.url}/replay/{finished}")
     replay.wait_for_selector("body[data-ready='1'] .open-hand", timeout=30_000)
     replay.click("#rp-next")
-    replay.wait_for_selector("body[data-step='1']", timeout=10_000)
+    replay.wait_for_selector("body[data-step='1']", timeout=30_000)  # as the waits above
     problems["replay"] = _check(replay, "replay", lang, shots, size)
     replay.context.close()
     bad = []
