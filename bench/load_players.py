@@ -278,9 +278,14 @@ class ScoutPerson:
         self.busy = False
         self.acted_on = -1
         self.receive(first)
+        await self.start(first)
+
+    async def start(self, first: Msg) -> None:
+        """The host starts the game if ``first`` (its socket's first state) is not started; if
+        the socket closes meanwhile, :meth:`run` reconnects and :meth:`resume` starts it."""
         if self.host and not first["view"].get("started"):
-            with contextlib.suppress(ConnectionClosed, OSError):  # run() reconnects again
-                await sock.send("start")
+            with contextlib.suppress(ConnectionClosed, OSError):
+                await self.sock.send("start")
 
     def maybe_act(self) -> None:
         msg = self.latest
@@ -413,8 +418,7 @@ async def scout_game(ports: Ports, phase: Phase, rng: random.Random, args: Any) 
         ]
         table.sat(ports, table_id, owner, stack, phase)
         phase.games_started += 1
-        with contextlib.suppress(ConnectionClosed, OSError):  # run() reconnects, starts again
-            await host.send("start")
+        await table.people[0].start(first0)
         try:
             await asyncio.gather(*(p.run() for p in table.people))
         finally:

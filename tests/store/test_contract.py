@@ -39,12 +39,13 @@ def new_table(store: Store, table_id: str, created_ms: int = 1, guest: str | Non
 
 
 def run(*writes: Any) -> list[BaseException | None]:
-    """Run ``writes`` (coroutines) side by side; what each raised (``None``: stored)."""
+    """Run ``writes`` (coroutines) side by side; what each raised (``None``: stored). Gives up
+    after 60 s (``TimeoutError``): a write that never returns fails its test."""
 
     async def together() -> list[Any]:
         return list(await asyncio.gather(*writes, return_exceptions=True))
 
-    return asyncio.run(together())
+    return asyncio.run(asyncio.wait_for(together(), 60))
 
 
 def together(store: Store, *groups: tuple[list[Op], Fence | None]) -> list[BaseException | None]:

@@ -131,6 +131,10 @@ class Bus:
                 self._drop_idle()
         self.up = up
 
+    def back_within(self, ms: int) -> bool:
+        """Whether Redis came back less than ``ms`` ago (its leases' owners renew them first)."""
+        return time.monotonic() - self.up_since < ms / 1000
+
     def restarted_within(self, ms: int) -> bool:
         """Whether this process saw Redis restart less than ``ms`` ago (a lease missing then
         may be one that Redis lost, which its owner takes back at its next renewal)."""

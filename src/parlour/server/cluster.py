@@ -584,7 +584,7 @@ class ClusterHub(Hub):
     async def adopt_lapsed(self) -> int:
         """Take over every unfinished table whose lease is free; returns how many. Not in the
         first ``lease_ms`` after Redis came back (their owners take their leases back first)."""
-        if not self.bus.up or time.monotonic() - self.bus.up_since < self.settings.lease_ms / 1000:
+        if not self.bus.up or self.bus.back_within(self.settings.lease_ms):
             return 0
         ids = await asyncio.to_thread(self.store.unfinished)
         ids = [t for t in ids if t not in self.rooms and t not in self._pending]

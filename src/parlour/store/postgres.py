@@ -280,9 +280,11 @@ class PostgresStore:
                 flat = [pair for _, statements in valid for pair in statements]
                 try:
                     if flat:
-                        psycopg.ClientCursor(conn).execute(
-                            "; ".join(sql for sql, _ in flat), [a for _, args in flat for a in args]
-                        )
+                        with psycopg.ClientCursor(conn) as cursor:
+                            cursor.execute(
+                                "; ".join(sql for sql, _ in flat),
+                                [a for _, args in flat for a in args],
+                            )
                     self._used[conn] = time.monotonic()
                     return failed
                 except psycopg.Error:
