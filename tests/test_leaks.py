@@ -26,7 +26,7 @@ from parlour.server import create_app, events
 from parlour.server.realtime import RealtimeRoom
 from parlour.server.rooms import Connection
 from parlour.table import Accepted, Rejected, SeatInfo, Table
-from tests.server.conftest import Msg, create, fast_settings, hello, receive, room_of, send
+from tests.server.conftest import Msg, create, fast_settings, hello, queued, receive, room_of, send
 
 
 def compact(value: Any) -> str:
@@ -227,8 +227,8 @@ def test_no_message_shows_a_bot_s_planned_reaction_time_before_its_call(
     leaks: list[str] = []
     rooms: list[Any] = []
 
-    def spy(conn: Connection, msg: dict[str, Any]) -> None:
-        room = rooms[0] if rooms else None
+    def spy(conn: Connection, item: dict[str, Any] | str) -> None:
+        room, msg = rooms[0] if rooms else None, queued(item)
         if room is not None and msg.get("type") == "state":
             applied = {
                 (e.seat, e.action.get("rt_ms")) for e in room.table.record if e.seat is not None
@@ -243,7 +243,7 @@ def test_no_message_shows_a_bot_s_planned_reaction_time_before_its_call(
                 if found in pending:
                     leaks.append(f"seat {conn.seat} sees planned {found} in {compact(msg)[:300]}")
             checked.append(len(pending))
-        conn.queue.put_nowait(msg)
+        conn.queue.put_nowait(item)
 
     monkeypatch.setattr(Connection, "send", spy)
     _, state = play_over_socket(client, "snap", rooms=rooms)
@@ -306,8 +306,8 @@ def test_no_message_tells_a_pending_input_s_reaction_time_before_the_verdict(
 
     told = [0]  # how much of the record the person had been sent a state for
 
-    def spy(conn: Connection, msg: dict[str, Any]) -> None:
-        room = rooms[0] if rooms else None
+    def spy(conn: Connection, item: dict[str, Any] | str) -> None:
+        room, msg = rooms[0] if rooms else None, queued(item)
         if room is not None and msg.get("type") == "state" and conn.seat is not None:
             window = room.table.state.options.decision_window_ms
             record = room.table.record
@@ -324,7 +324,7 @@ def test_no_message_tells_a_pending_input_s_reaction_time_before_the_verdict(
                     shown = value == arrival and (key != "at_ms" or owner == seat)
                     if shown or (key != "at_ms" and value == arrival + window):
                         leaks.append(f"{key}={value}: bot {seat} came in at {arrival}")
-        conn.queue.put_nowait(msg)
+        conn.queue.put_nowait(item)
 
     monkeypatch.setattr(Connection, "send", spy)
     bots = [{"kind": "bot", "level": "medium"}, {"kind": "bot", "level": "hard"}]
@@ -412,11 +412,12 @@ def spy_on_twins(monkeypatch: pytest.MonkeyPatch, rooms: list[Any], found: list[
     checked: list[int] = []
     send_original = Connection.send
 
-    def spy(conn: Connection, msg: dict[str, Any]) -> None:
+    def spy(conn: Connection, item: dict[str, Any] | str) -> None:
+        msg = queued(item)
         if rooms and msg.get("type") == "state" and conn.seat is not None:
             checked.append(1)
             found.extend(differences(rooms[0], conn, msg, rng))
-        send_original(conn, msg)
+        send_original(conn, item)
 
     monkeypatch.setattr(Connection, "send", spy)
     return checked

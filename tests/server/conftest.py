@@ -98,6 +98,13 @@ def bounded_reads() -> Iterator[None]:
         WebSocketTestSession.receive = original  # type: ignore[method-assign]
 
 
+def queued(item: Msg | str | None) -> Msg:
+    """A message from a connection's queue (``Connection.send``): broadcasts queue their
+    encoded text (each seat's state is encoded once), other messages the message itself."""
+    assert item is not None, "the connection's writer was told to stop"
+    return json.loads(item) if isinstance(item, str) else item
+
+
 def receive(ws: Any, awaiting: str = "a message", seconds: float = WAIT_S) -> Msg:
     """The next JSON message on ``ws`` within ``seconds``; ``awaiting`` says what the test
     waits for (in the failure message). Raises ``AssertionError`` when nothing comes in time,

@@ -20,6 +20,7 @@ from parlour.server.hub import Hub
 from parlour.server.rooms import Connection, Room
 from parlour.store import SQLiteStore
 from parlour.table import SeatInfo
+from tests.server.conftest import queued
 from tests.server.live import LiveServer, post
 
 Msg = dict[str, Any]
@@ -351,7 +352,7 @@ def test_a_move_of_their_own_brings_a_person_back(tmp_path: Path) -> None:
         await room.act(bo, {"state_id": room.table.state_id, "action": flip, "ref": "mine"})
         replies: list[Any] = []
         while not any(m.get("ref") == "mine" for m in replies):
-            replies.append(await asyncio.wait_for(bo.queue.get(), 5))
+            replies.append(queued(await asyncio.wait_for(bo.queue.get(), 5)))
         await asyncio.sleep(1.5)  # the computer's move, had it come, would be in by now
         bo_moves = [e.action for e in room.table.record if e.seat == 1]
         away_now = room.table.seats[1].away

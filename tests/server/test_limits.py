@@ -20,7 +20,17 @@ from parlour.server.bots import BotRunner
 from parlour.server.rooms import Connection
 from parlour.store import SQLiteStore, op_expire
 from parlour.table import SeatInfo
-from tests.server.conftest import Msg, create, fast_settings, hello, receive, room_of, send, until
+from tests.server.conftest import (
+    Msg,
+    create,
+    fast_settings,
+    hello,
+    queued,
+    receive,
+    room_of,
+    send,
+    until,
+)
 
 BOT = {"kind": "bot", "level": "easy"}
 LONG_GAME_SEED = 168
@@ -267,7 +277,7 @@ def test_spectators_coming_and_going_cost_messages_linear_in_their_number(
     room.table.take_seat(1, "Bo")
     client.portal.call(room.connect, guest)  # type: ignore[union-attr]
     assert host in sent and guest in sent
-    news = [host.queue.get_nowait() for _ in range(host.queue.qsize())]
+    news = [queued(host.queue.get_nowait()) for _ in range(host.queue.qsize())]
     assert news[-1]["presence"] == [True, True]
     client.portal.call(room.disconnect, guest)  # type: ignore[union-attr]
     client.portal.call(room.disconnect, host)  # type: ignore[union-attr]
@@ -288,7 +298,7 @@ def test_during_a_game_a_person_coming_or_going_sends_a_small_presence_message(
         client.portal.call(room.connect, conn)  # type: ignore[union-attr]
     client.portal.call(room.disconnect, host)  # type: ignore[union-attr]
     for conn in watching:
-        last = [conn.queue.get_nowait() for _ in range(conn.queue.qsize())][-1]
+        last = [queued(conn.queue.get_nowait()) for _ in range(conn.queue.qsize())][-1]
         assert last["type"] == "presence" and last["presence"] == [False, True]
         assert set(last) == {"v", "type", "state_id", "presence"}
         client.portal.call(room.disconnect, conn)  # type: ignore[union-attr]

@@ -20,7 +20,7 @@ from parlour.server import create_app
 from parlour.server.rooms import Connection
 from parlour.store import SQLiteStore
 from parlour.table import Table
-from tests.server.conftest import Msg, create, fast_settings, hello, receive, room_of, send
+from tests.server.conftest import Msg, create, fast_settings, hello, queued, receive, room_of, send
 
 
 class Spy:
@@ -32,8 +32,8 @@ class Spy:
         self.checked = 0
         self.leaks: list[str] = []
 
-    def __call__(self, conn: Connection, msg: dict[str, Any]) -> None:
-        room = self.room
+    def __call__(self, conn: Connection, item: dict[str, Any] | str) -> None:
+        room, msg = self.room, queued(item)
         if room is not None:
             spec = room.table.spec
             text = json.dumps(msg, separators=(",", ":"))
@@ -43,7 +43,7 @@ class Spy:
                 if unmistakable(secret) and json.dumps(secret, separators=(",", ":")) in text:
                     self.leaks.append(f"{msg['type']} to seat {conn.seat}: {secret}")
             self.checked += 1
-        conn.queue.put_nowait(msg)
+        conn.queue.put_nowait(item)
 
 
 @pytest.fixture()

@@ -40,7 +40,6 @@ import logging
 import re
 import secrets
 import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -559,23 +558,7 @@ async def _write(websocket: WebSocket, conn: Connection) -> None:
             if msg is KICK:  # the table moved to another process: the browser reconnects
                 await websocket.close(code=1012)
                 return
-            await websocket.send_text(_encode(msg))
-
-
-_ENCODED: OrderedDict[int, tuple[dict[str, Any], str]] = OrderedDict()
-"""The latest messages encoded, by identity: a broadcast sends one message object to every
-connection of a seat (to every spectator), so it is encoded once, not once per connection."""
-
-
-def _encode(msg: dict[str, Any]) -> str:
-    found = _ENCODED.get(id(msg))
-    if found is not None and found[0] is msg:
-        return found[1]
-    text = encode(msg)
-    _ENCODED[id(msg)] = (msg, text)
-    if len(_ENCODED) > 64:
-        _ENCODED.popitem(last=False)
-    return text
+            await websocket.send_text(msg if isinstance(msg, str) else encode(msg))
 
 
 async def _send(websocket: WebSocket, msg: dict[str, Any]) -> None:

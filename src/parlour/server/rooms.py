@@ -39,7 +39,7 @@ from parlour.server.bots import BOT_NAMES
 from parlour.server.coach import Coach
 from parlour.server.driver import BotDriver
 from parlour.server.events import history
-from parlour.server.protocol import CODES, ProtocolError, error, message
+from parlour.server.protocol import CODES, ProtocolError, encode, error, message
 from parlour.server.tasks import stop_tasks
 from parlour.store import (
     op_append,
@@ -87,12 +87,13 @@ table moved to another server process; the browser reconnects)."""
 
 @dataclass(eq=False)
 class Connection:
-    """One WebSocket: its seat (``None`` for a spectator), its outgoing queue, the round-trip
-    probes it has not answered (``pings``: nonce to send time; ``late``: nonces already counted
-    as missed) and its socket where the server can see it (for the kernel's round trip)."""
+    """One WebSocket: its seat (``None`` for a spectator), its outgoing queue (messages, or
+    messages already encoded: see :meth:`Room.broadcast`), the round-trip probes it has not
+    answered (``pings``: nonce to send time; ``late``: nonces already counted as missed) and its
+    socket where the server can see it (for the kernel's round trip)."""
 
     seat: int | None
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[dict[str, Any] | str | None] = field(default_factory=asyncio.Queue)
     pings: dict[int, float] = field(default_factory=dict)
     late: set[int] = field(default_factory=set)
     sock: Any = None
@@ -100,8 +101,8 @@ class Connection:
     """Where another server process holds the socket (``parlour.server.cluster``): its
     measured round trips (``rtts``: nonce to wall ms) and kernel round trip (``kernel_ms``)."""
 
-    def send(self, msg: dict[str, Any]) -> None:
-        """Queue ``msg`` for this connection's writer."""
+    def send(self, msg: dict[str, Any] | str) -> None:
+        """Queue ``msg`` (or its encoded text) for this connection's writer."""
         self.queue.put_nowait(msg)
 
     def kick(self) -> None:
@@ -270,7 +271,7 @@ class Room:
         if self._writing or not self.table.started:
             self.broadcast()
             return
-        msg = message("presence", self.table.state_id, presence=now)
+        msg = encode(message("presence", self.table.state_id, presence=now))
         for conn in list(self.conns):
             if conn is not but:
                 conn.send(msg)
@@ -295,10 +296,14 @@ class Room:
         )
 
     def broadcast(self, new: Connection | None = None) -> None:
-        """Send every connection the state for its own seat (built once per seat), with the
-        events since the last broadcast; ``new``, a connection that just arrived, gets the
-        whole history instead (``history``). While a write is in flight this waits for it
-        (the broadcast happens when the write is done)."""
+        """Send every connection the state for its own seat (built and encoded once per seat),
+        with the events since the last broadcast; ``new``, a connection that just arrived, gets
+        the whole history instead (``history``). While a write is in flight this waits for it
+        (the broadcast happens when the write is done).
+
+        The connections are sent the encoded text, not the message: a state message is a few
+        hundred small objects, and held until every writer had sent it they outlived the young
+        garbage collections by the thousand (``tune_gc`` in :mod:`parlour.server.run`)."""
         if new is not None:
             self._fresh.add(new)
         if self._writing:
@@ -306,15 +311,16 @@ class Room:
             return
         self._deferred = False
         fresh, self._fresh = self._fresh, set()
-        built: dict[int | None, tuple[dict[str, Any], list[Any]]] = {}
+        built: dict[int | None, tuple[str, dict[str, Any], list[Any]]] = {}
         sent = self._sent
         for conn in list(self.conns):
             if conn.seat not in built:
                 past = self.history(conn.seat)
-                built[conn.seat] = (self.state_message(conn.seat, past[sent:]), past)
+                msg = self.state_message(conn.seat, past[sent:])
+                built[conn.seat] = (encode(msg), msg, past)
                 self._sent = len(past)
-            msg, past = built[conn.seat]
-            conn.send({**msg, "events": [], "history": list(past)} if conn in fresh else msg)
+            text, msg, past = built[conn.seat]
+            conn.send(encode({**msg, "events": [], "history": past}) if conn in fresh else text)
         if not built:
             self._sent = len(self.history(None))
 
