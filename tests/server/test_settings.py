@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -137,3 +138,51 @@ def test_a_server_process_sets_aside_what_it_started_with_and_collects_less_ofte
                            timeout=60, check=True)  # fmt: skip
     assert found.stdout.split() == ["True", "12345", "True"]
     assert Settings().gc_young == 20000
+
+
+def test_a_server_process_sets_aside_what_survives_a_collection_and_sweeps_now_and_then() -> None:
+    # GcKeeper (parlour serve, gc_freeze_s): in a process of its own, as the collector is the
+    # whole process's. freeze_s 0: it sets aside after every collection.
+    code = """
+import gc, json, random, time, weakref
+from parlour.server.run import GcKeeper
+
+class Node:
+    pass
+
+def cycle():
+    a, b = Node(), Node()
+    a.b, b.a = b, a
+    return a
+
+keeper = GcKeeper(0, 600, random.Random(1))
+gc.callbacks.append(keeper.after_collection)
+found = {}
+garbage = weakref.ref(cycle())  # cyclic garbage already: the collection before freezing finds it
+gc.collect(0)
+found["garbage_collected"] = garbage() is None
+found["set_aside"] = gc.get_freeze_count()
+alive = cycle()
+held = weakref.ref(alive)
+gc.collect(0)  # survives, and is set aside
+del alive  # cyclic garbage now, but set aside
+gc.collect()
+found["kept_until_sweep"] = held() is not None
+now = time.monotonic()
+found["unreachable"] = keeper.sweep()
+found["swept"] = held() is None
+found["set_aside_again"] = gc.get_freeze_count() > 0
+found["next_in"] = keeper.next_sweep - now
+print(json.dumps(found))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=True)  # fmt: skip
+    found = json.loads(done.stdout)
+    assert found["garbage_collected"] and found["set_aside"] > 1000
+    assert found["kept_until_sweep"] and found["swept"] and found["unreachable"] >= 2
+    assert found["set_aside_again"]
+    assert 450 <= found["next_in"] <= 750  # 600 s ± 25 %
+    assert Settings().gc_freeze_s == 5.0 and Settings().gc_sweep_s == 600.0
+    assert Settings.from_env({"PARLOUR_GC_FREEZE_S": "0"}).gc_freeze_s == 0
+    with pytest.raises(ValueError, match="gc_freeze_s"):
+        Settings(gc_freeze_s=-1)

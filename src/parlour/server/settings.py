@@ -38,6 +38,10 @@ class Settings:
       garbage collector looks at the young ones (Python's default is 700; 0 keeps it). At the
       default one process under load spent about a quarter of its CPU collecting, with pauses
       of 0.2–0.3 s; objects made while starting are set aside for good (``gc.freeze``).
+    - ``gc_freeze_s``, ``gc_sweep_s``: a serving process sets aside everything alive every
+      ``gc_freeze_s`` seconds, so that the collector scans only what is new, and takes it all
+      back for one full collection about every ``gc_sweep_s`` seconds (``parlour.server.run``,
+      ``GcKeeper``). ``gc_freeze_s`` 0 (or ``gc_young`` 0): the collector's own generations.
     - ``max_open_tables``: how many unfinished tables the server holds before refusing new ones.
     - ``hello_timeout_s``: how long a new WebSocket may take to say who it is: a fixed deadline
       from the moment it opens (messages before ``hello`` do not extend it, and they count
@@ -151,6 +155,8 @@ class Settings:
     bot_workers: int = max(1, os.cpu_count() or 1)
     bot_inline: str = INLINE_LEVELS
     gc_young: int = 20000
+    gc_freeze_s: float = 5.0
+    gc_sweep_s: float = 600.0
     max_open_tables: int = 1000
     hello_timeout_s: float = 10.0
     game_speed: float = 1.0
@@ -223,6 +229,8 @@ class Settings:
             raise ValueError("turn_timer_s >= 0 (0: off), flip_timer_s > 0 and host_away_s >= 0")
         if self.gc_young < 0:
             raise ValueError("gc_young must not be negative (0: Python's default)")
+        if self.gc_freeze_s < 0 or self.gc_sweep_s <= 0:
+            raise ValueError("gc_freeze_s >= 0 (0: off) and gc_sweep_s > 0")
         unknown = inline_levels(self.bot_inline) - {*LEVELS, TUTOR}
         if unknown:
             raise ValueError(f"bot_inline names levels ({', '.join(LEVELS)}, {TUTOR}), not "
