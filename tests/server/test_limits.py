@@ -5,8 +5,10 @@ when everybody has left."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from parlour.server import create_app
 from parlour.server.bots import BotRunner
+from parlour.server.hub import Hub
 from parlour.server.rooms import Connection
 from parlour.store import SQLiteStore, op_expire
 from parlour.table import SeatInfo
@@ -378,3 +381,43 @@ def test_tables_created_at_the_same_moment_respect_the_server_limit(
     results = client.portal.call(at_once)  # type: ignore[union-attr]
     made = [r for r in results if not isinstance(r, BaseException)]
     assert len(made) == 3 and all(isinstance(r, OverflowError) for r in results if r not in made)
+
+
+@pytest.mark.parametrize("game", ["scout", "snap"])
+def test_a_dropped_room_goes_at_once_without_the_garbage_collector(
+    tmp_path: Path, game: str
+) -> None:
+    # A dropped room (forgotten, expired, lost, handed over: Room.cancel) must not be a cycle:
+    # a server sets aside what survives its collections (GcKeeper) and would keep it until the
+    # next sweep. In-process, with the collector off while the room is dropped.
+    async def scenario() -> tuple[bool, bool]:
+        settings = fast_settings(tmp_path)
+        hub = Hub(settings, SQLiteStore(settings.db), BotRunner(0))
+        await hub.open()
+        bots = [SeatInfo("bot", level="easy"), SeatInfo("bot", level="easy")]
+        room, _ = await hub.create(game, {}, "Ana", bots)
+        host = Connection(0)
+        room.connect(host)
+        deadline = time.monotonic() + 10
+        while not room.table.record:  # the game is under way, its tasks running
+            assert time.monotonic() < deadline, "nothing was played"
+            await asyncio.sleep(0.01)
+        room.disconnect(host)
+        running = room._task is not None
+        gc.disable()
+        try:
+            del hub.rooms[room.table_id]
+            room.cancel()
+            gone = weakref.ref(room)
+            del room
+            for _ in range(20):  # the cancelled tasks end
+                await asyncio.sleep(0.01)
+            alive = gone() is not None
+        finally:
+            gc.enable()
+        await hub.close()
+        hub.store.close()
+        return running, alive
+
+    running, alive = asyncio.run(scenario())
+    assert running and not alive

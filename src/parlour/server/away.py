@@ -23,9 +23,10 @@ import contextlib
 import logging
 import math
 import time
+import weakref
 from concurrent.futures import Future
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from parlour.server.protocol import ProtocolError
 from parlour.store import op_update_seats
@@ -40,7 +41,9 @@ class Away:
     """The turn timers, away seats and start rights of one room (see the module docstring)."""
 
     def __init__(self, room: Room) -> None:
-        self.room = room
+        self.room = cast("Room", weakref.proxy(room))
+        """The room, weakly: it owns this, and a dropped room then goes with reference counting
+        alone (a cycle would wait for the garbage collector: see ``GcKeeper``)."""
         self._due: dict[int, tuple[float, float]] = {}
         """Per timed seat: (monotonic deadline, the whole time in seconds)."""
         self._timer: asyncio.TimerHandle | None = None

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import TYPE_CHECKING, Any
+import weakref
+from typing import TYPE_CHECKING, Any, cast
 
 from parlour.bots.levels import coach_of
 from parlour.games.registry import get_game
@@ -123,7 +124,9 @@ class Coach:
     points already computed (see the module docstring)."""
 
     def __init__(self, room: Room) -> None:
-        self.room = room
+        self.room = cast("Room", weakref.proxy(room))
+        """The room, weakly: it owns this, and a dropped room then goes with reference counting
+        alone (a cycle would wait for the garbage collector: see ``GcKeeper``)."""
         settings = room.hub.settings
         self.limit = AddressLimiter(settings.hints_per_min, settings.hint_burst)
         self.busy: set[int] = set()

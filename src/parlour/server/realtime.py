@@ -503,7 +503,7 @@ class RealtimeRoom(Room):
             log.warning("table %s fell %d game ms behind; its clock waited", self.table_id, late)
 
     def run(self) -> None:
-        if self._task is None:
+        if self._task is None and not self._dropped:
             self._task = asyncio.create_task(self._driver(), name=f"referee-{self.table_id}")
             self._probe = asyncio.create_task(self._probe_loop(), name=f"probe-{self.table_id}")
             self._wake.set()
@@ -513,6 +513,7 @@ class RealtimeRoom(Room):
             self._pausing.cancel()
         if self._probe is not None:
             self._probe.cancel()
+            self._probe = None
         super().cancel()
 
     async def stop(self) -> None:

@@ -125,6 +125,7 @@ class Room:
         self._wake = asyncio.Event()
         self._rng = random.Random(table.seed ^ 0x5EED)
         self._task: asyncio.Task[None] | None = None
+        self._dropped = False
         self._history: dict[int | None, list[Any]] = {}
         self._sent = len(self.history(None))
         self.last_active = time.monotonic()
@@ -517,8 +518,8 @@ class Room:
     # ------------------------------------------------------------------ computer opponents
 
     def run(self) -> None:
-        """Start this room's bot driver (idempotent)."""
-        if self._task is None:
+        """Start this room's bot driver (idempotent; never again once :meth:`cancel` ran)."""
+        if self._task is None and not self._dropped:
             driver = BotDriver(self, self._wake, self._rng)
             self._task = asyncio.create_task(driver.run_forever(), name=f"bots-{self.table_id}")
             self._wake.set()
@@ -529,10 +530,16 @@ class Room:
         self._wake.set()
 
     def cancel(self) -> None:
-        """Cancel this room's tasks (without waiting for them)."""
+        """Cancel this room's tasks (without waiting for them): the room is being dropped.
+
+        The tasks are let go: a cancelled task keeps its cancellation's traceback, whose frames
+        hold the room, and the room would then be a cycle that waits for the garbage collector
+        (for a sweep, under ``GcKeeper``) instead of going at once."""
+        self._dropped = True
         self.away.cancel()
         if self._task is not None:
             self._task.cancel()
+            self._task = None
 
     async def stop(self) -> None:
         """Stop the bot driver."""
