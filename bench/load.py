@@ -73,7 +73,7 @@ from bench.loadkit import (
     parse_range,
     percentile,
 )
-from parlour.server.run import GcKeeper, tune_gc
+from parlour.server.run import GcKeeper
 from parlour.server.settings import Settings
 
 # ---------------------------------------------------------------------------------- phases
@@ -416,9 +416,7 @@ def main(argv: list[str] | None = None) -> int:
     # The client's own garbage collection must not hold up its reads (it did: full collections
     # of 0.3 s, ten a minute, with 2,000 sockets), so it collects as the servers do (the
     # PARLOUR_GC_* settings apply to both).
-    client_gc = Settings.from_env()
-    tune_gc(client_gc.gc_young)
-    GcKeeper.start(client_gc)
+    GcKeeper.start(Settings.from_env())
     if args.scenario:
         return load_limits().run(args.scenario, args, Console(width=110))
     if args.profile:

@@ -126,8 +126,8 @@ def test_bot_inline_names_levels() -> None:
 
 
 def test_a_server_process_sets_aside_what_it_started_with_and_collects_less_often() -> None:
-    # parlour serve calls tune_gc(settings.gc_young) before it serves (in a process of its own
-    # here: the collector's settings are the whole process's).
+    # parlour serve calls tune_gc(settings.gc_young) (in GcKeeper.start) before it serves (in a
+    # process of its own here: the collector's settings are the whole process's).
     code = (
         "import gc; from parlour.server.run import tune_gc; from parlour.server import Settings\n"
         "before = gc.get_threshold(); tune_gc(0); kept = gc.get_threshold()\n"
@@ -173,6 +173,11 @@ found["unreachable"] = keeper.sweep()
 found["swept"] = held() is None
 found["set_aside_again"] = gc.get_freeze_count() > 0
 found["next_in"] = keeper.next_sweep - now
+from parlour.server import Settings
+found["off"] = GcKeeper.start(Settings(gc_young=12345, gc_freeze_s=0)) is None
+found["young"] = gc.get_threshold()[0]
+started = GcKeeper.start(Settings(gc_young=20000))
+found["started"] = started is not None and started.after_collection in gc.callbacks
 print(json.dumps(found))
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -182,6 +187,7 @@ print(json.dumps(found))
     assert found["kept_until_sweep"] and found["swept"] and found["unreachable"] >= 2
     assert found["set_aside_again"]
     assert 450 <= found["next_in"] <= 750  # 600 s ± 25 %
+    assert found["off"] and found["young"] == 12345 and found["started"]
     assert Settings().gc_freeze_s == 5.0 and Settings().gc_sweep_s == 600.0
     assert Settings.from_env({"PARLOUR_GC_FREEZE_S": "0"}).gc_freeze_s == 0
     with pytest.raises(ValueError, match="gc_freeze_s"):

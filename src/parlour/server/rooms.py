@@ -304,7 +304,7 @@ class Room:
 
         The connections are sent the encoded text, not the message: a state message is a few
         hundred small objects, and held until every writer had sent it they outlived the young
-        garbage collections by the thousand (``tune_gc`` in :mod:`parlour.server.run`)."""
+        garbage collections by the thousand (``GcKeeper`` in :mod:`parlour.server.run`)."""
         if new is not None:
             self._fresh.add(new)
         if self._writing:

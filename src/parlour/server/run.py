@@ -93,7 +93,6 @@ class GcKeeper:
         self.rng = rng or random.Random()
         self.frozen_at = time.monotonic()
         self.next_sweep = self.frozen_at + self._interval()
-        self.sweeps = 0
         self._sweeping = False
 
     def _interval(self) -> float:
@@ -118,7 +117,6 @@ class GcKeeper:
         finally:
             self._sweeping = False
         gc.freeze()
-        self.sweeps += 1
         self.frozen_at = time.monotonic()
         self.next_sweep = self.frozen_at + self._interval()
         return found
@@ -131,7 +129,9 @@ class GcKeeper:
 
     @classmethod
     def start(cls, settings: Settings) -> GcKeeper | None:
-        """Keep this process's collector as ``settings`` say (``gc_freeze_s`` 0: leave it)."""
+        """Set this process's collector up as ``settings`` say: :func:`tune_gc` with
+        ``gc_young``, then a keeper (none if ``gc_freeze_s`` or ``gc_young`` is 0)."""
+        tune_gc(settings.gc_young)
         if settings.gc_freeze_s <= 0 or settings.gc_young <= 0:
             return None
         keeper = cls(settings.gc_freeze_s, settings.gc_sweep_s)
@@ -169,7 +169,6 @@ def _serve_one(
     config = uvicorn.Config(app, **uvicorn_options(settings))
     server = uvicorn.Server(config)
     app.state.uvicorn_server = server
-    tune_gc(settings.gc_young)
     GcKeeper.start(settings)
     with contextlib.suppress(KeyboardInterrupt):
         server.run(sockets=None if sock is None else [sock])

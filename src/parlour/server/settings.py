@@ -38,10 +38,11 @@ class Settings:
       garbage collector looks at the young ones (Python's default is 700; 0 keeps it). At the
       default one process under load spent about a quarter of its CPU collecting, with pauses
       of 0.2–0.3 s; objects made while starting are set aside for good (``gc.freeze``).
-    - ``gc_freeze_s``, ``gc_sweep_s``: a serving process sets aside everything alive every
-      ``gc_freeze_s`` seconds, so that the collector scans only what is new, and takes it all
-      back for one full collection about every ``gc_sweep_s`` seconds (``parlour.server.run``,
-      ``GcKeeper``). ``gc_freeze_s`` 0 (or ``gc_young`` 0): the collector's own generations.
+    - ``gc_freeze_s``, ``gc_sweep_s``: at the end of a collection, at most every
+      ``gc_freeze_s`` seconds, a serving process sets aside everything still alive, so that the
+      collector scans only what is new, and it takes it all back for one full collection about
+      every ``gc_sweep_s`` seconds (``parlour.server.run``, ``GcKeeper``). ``gc_freeze_s`` 0
+      (or ``gc_young`` 0): the collector's own generations.
     - ``max_open_tables``: how many unfinished tables the server holds before refusing new ones.
     - ``hello_timeout_s``: how long a new WebSocket may take to say who it is: a fixed deadline
       from the moment it opens (messages before ``hello`` do not extend it, and they count
