@@ -241,6 +241,62 @@ def _vector(
     ]
 
 
+def plain_scores(
+    hand: Sequence[int],
+    active: Sequence[tuple[int, int]],
+    opponents: Sequence[int],
+    ss_kept: float,
+    ends: bool,
+    options: Sequence[Any],
+    w: Sequence[float],
+    view: Mapping[str, Any] | None = None,
+) -> list[float]:
+    """``dot(w, features(view, a, w))`` for each of ``options`` (Shows and Scouts) of a seat
+    holding the numbers ``hand`` at a table showing ``active``, against ``opponents``' hand
+    sizes, with Scout & Show still there (``ss_kept`` 1.0) or not, where a Scout would end the
+    round (``ends``): the same values to the last bit, summed term by term in the same order
+    (a feature that is always 0 for the action's kind is left out: adding a zero changes no
+    value), without building a view or vectors. The search scores the opponents' options with
+    it millions of times. Other actions (Scout & Show, Flip) are scored by :func:`features` of
+    ``view`` (the same position as a seat's view; ``ValueError`` without it)."""
+    players = len(opponents) + 1
+    fewest = max(1, min(opponents))
+    n_opp = len(opponents)
+    captured = float(len(active))
+    chip = 0.6 if players == 2 else 1.0 / max(1, players - 1)
+    w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13 = w
+    out = []
+    for action in options:
+        kind = type(action)
+        if kind is Show:
+            start, length = action.start, action.length
+            rest = (*hand[:start], *hand[start + length :])
+            groups, lone, best, count, measure = _hand_features(rest)
+            value = (
+                w0 * groups + w1 * lone + w2 * best + w3 * count + w4 * measure
+                + w5 * (count / fewest) + w6 * captured
+                + w9 * (group_key(hand[start : start + length]) / 32)
+                + w10 * (sum(1 for h in opponents if h < length) / n_opp)
+                + w11 * ss_kept + w13 * (0.0 if rest else 1.0)
+            )  # fmt: skip
+        elif kind is Scout:
+            card = active[0] if action.end == "left" else active[-1]
+            insert = action.insert
+            new_hand = (*hand[:insert], card[1] if action.rotate else card[0], *hand[insert:])
+            groups, lone, best, count, measure = _hand_features(new_hand)
+            value = (
+                w0 * groups + w1 * lone + w2 * best + w3 * count + w4 * measure
+                + w5 * (count / fewest) + w7 * chip + w8 * 1.0 + w11 * ss_kept
+                + w12 * (count if ends else 0.0)
+            )  # fmt: skip
+        elif view is not None:
+            value = dot(w, features(view, action, w))
+        else:
+            raise ValueError(f"{action!r} needs the seat's view to be scored")
+        out.append(value)
+    return out
+
+
 def dot(weights: Sequence[float], values: Sequence[float]) -> float:
     """The weighted sum of a feature vector (raises ``ValueError`` if the lengths differ)."""
     if len(weights) != len(values):
@@ -276,4 +332,12 @@ class EvalBot:
         return best_by(lambda a: self.score(view, a), legal, rng, self.noise)
 
 
-__all__ = ["FEATURES", "EvalBot", "dot", "features", "hand_features", "load_weights"]
+__all__ = [
+    "FEATURES",
+    "EvalBot",
+    "dot",
+    "features",
+    "hand_features",
+    "load_weights",
+    "plain_scores",
+]

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parlour.bots.scout.features import HAND_FEATURES, dot, features, hand_features
+from parlour.bots.scout.features import HAND_FEATURES, dot, hand_features, plain_scores
 from parlour.games.scout import Scout, ScoutShow, Show, State, group_key
 from parlour.games.scout.rules import legal_shows
 
@@ -189,8 +189,9 @@ def log_likelihood(
     me = view["seat"]
     by_index = {d.index: d for d in past}
     hand_weights = weights[: len(HAND_FEATURES)]
+    players = view["players"]
     total = 0.0
-    for seat in range(view["players"]):
+    for seat in range(players):
         if seat == me:
             continue
         hand = [(c[0], c[1]) for c in hands[seat]]
@@ -202,9 +203,20 @@ def log_likelihood(
             d = by_index.get(i)
             if d is None:
                 continue
-            pv = seat_view(hand, seat, d.active, d.sizes, d.scouts, d.scout_show)
             options = compared(hand, d)
-            scores = [dot(weights, features(pv, a, weights)) for a in options]
+            scores = plain_scores(
+                [c[0] for c in hand],
+                d.active,
+                [n for s, n in enumerate(d.sizes) if s != seat],
+                1.0 if d.scout_show[seat] else 0.0,
+                players > 2 and d.scouts + 1 >= players - 1,
+                options,
+                weights,
+                # a Scout & Show is scored by the general way, from the seat's view then
+                seat_view(hand, seat, d.active, d.sizes, d.scouts, d.scout_show)
+                if type(d.action) is ScoutShow
+                else None,
+            )
             chosen = scores[options.index(d.action)]
             total += log_softmax_of(scores, chosen, temperature)
         if view["phase"] == "play":  # every seat has decided its flip

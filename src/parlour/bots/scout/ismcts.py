@@ -35,7 +35,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parlour.bots.scout.determinize import determinize, scout_view
-from parlour.bots.scout.features import HAND_FEATURES, EvalBot, dot, features, hand_features
+from parlour.bots.scout.features import (
+    HAND_FEATURES,
+    EvalBot,
+    dot,
+    hand_features,
+    plain_scores,
+)
 from parlour.bots.scout.inference import (
     TEMPERATURE,
     decisions,
@@ -44,7 +50,7 @@ from parlour.bots.scout.inference import (
     log_likelihood,
     state_view,
 )
-from parlour.bots.scout.search import playout_policy
+from parlour.bots.scout.search import playout_move
 from parlour.games.scout import Flip, Scout, ScoutShow, Show, State, apply, legal_actions
 from parlour.games.scout.actions import SCOUTS
 from parlour.games.scout.rules import legal_shows
@@ -99,7 +105,8 @@ def rollout(
     plies: int | None = None,
     hand_weights: Sequence[float] = (),
 ) -> float:
-    """Every seat plays :func:`~parlour.bots.scout.search.playout_policy` to the round's end
+    """Every seat plays :func:`~parlour.bots.scout.search.playout_policy` (by
+    :func:`~parlour.bots.scout.search.playout_move`) to the round's end
     (or for ``plies`` moves, then :func:`static_value` with ``hand_weights``); the value for
     ``seat``."""
     left = -1 if plies is None else plies
@@ -108,7 +115,7 @@ def rollout(
             return static_value(state, seat, hand_weights)
         left -= 1
         mover = state.turn
-        state = apply(state, mover, playout_policy(state, mover, plain_actions(state, mover), rng))
+        state = apply(state, mover, playout_move(state, mover, rng))
     return result_value(state, seat)
 
 
@@ -133,8 +140,21 @@ def model_move(
         options = legal
     if len(options) == 1:
         return options[0]
-    view = state_view(state, seat)
-    scores = [dot(weights, features(view, a, weights)) / temperature for a in options]
+    hands = state.hands
+    players = len(hands)
+    opponents = [len(h) for i, h in enumerate(hands) if i != seat]
+    scores = [
+        s / temperature
+        for s in plain_scores(
+            [c[0] for c in hand],
+            state.active,
+            opponents,
+            1.0 if state.scout_show[seat] else 0.0,
+            players > 2 and state.scouts + 1 >= players - 1,
+            options,
+            weights,
+        )
+    ]
     top = max(scores)
     cum = []
     total = 0.0

@@ -19,6 +19,8 @@ from typing import Any
 from parlour.bots.scout.determinize import determinize, scout_view
 from parlour.bots.scout.heuristic import HeuristicBot
 from parlour.games.scout import Scout, Show, State, apply, legal_actions
+from parlour.games.scout.actions import SCOUTS
+from parlour.games.scout.rules import legal_shows
 from parlour.games.scout.state import PLAY_PHASE
 
 
@@ -38,6 +40,12 @@ def playout_policy(state: State, seat: int, legal: list[Any], rng: random.Random
     action = scouts[rng.randrange(len(scouts))]
     if type(action) is not Scout:
         return action
+    return fitting_scout(state, seat, action, rng)
+
+
+def fitting_scout(state: State, seat: int, action: Scout, rng: random.Random) -> Scout:
+    """``action``'s card put next to a number within one of it (a random such place), if there
+    is one; else ``action``."""
     hand = state.hands[seat]
     card = state.active[0] if action.end == "left" else state.active[-1]
     value = card[1] if action.rotate else card[0]
@@ -52,13 +60,34 @@ def playout_policy(state: State, seat: int, legal: list[Any], rng: random.Random
     return action
 
 
+def playout_move(state: State, seat: int, rng: random.Random) -> Any:
+    """``playout_policy(state, seat, legal_actions(state, seat), rng)``: the same move from the
+    same draws of ``rng``, without building the list of every legal action. (The policy never
+    picks a Scout & Show: with 3+ players a plain Scout is always there beside it. So the
+    search's playouts, which leave Scout & Show out, get the same move too.)"""
+    hands = state.hands
+    hand = hands[seat]
+    shows = legal_shows(hand, state.active_key)
+    active = state.active
+    if len(hands) == 2 or state.pending or not active:  # 2 players: it depends on the chips
+        return playout_policy(state, seat, legal_actions(state, seat) if len(hands) == 2
+                              else shows, rng)  # fmt: skip
+    if shows and rng.random() < 0.85:
+        longest = max(a.length for a in shows)
+        best = [a for a in shows if a.length == longest]
+        return best[rng.randrange(len(best))]
+    scouts = SCOUTS[len(hand)]
+    return fitting_scout(state, seat, scouts[rng.randrange(len(scouts))], rng)
+
+
 def playout(state: State, seat: int, action: Any, rng: random.Random) -> float:
-    """Play ``action`` for ``seat`` then every seat by :func:`playout_policy` to the round's end;
+    """Play ``action`` for ``seat`` then every seat by :func:`playout_policy` (by
+    :func:`playout_move`) to the round's end;
     returns ``seat``'s round points minus the other seats' mean."""
     state = apply(state, seat, action)
     while not state.results and state.phase == PLAY_PHASE:
         mover = state.turn
-        state = apply(state, mover, playout_policy(state, mover, legal_actions(state, mover), rng))
+        state = apply(state, mover, playout_move(state, mover, rng))
     points = [s.points for s in state.results[-1].seats]
     others = [p for i, p in enumerate(points) if i != seat]
     return points[seat] - sum(others) / len(others)
@@ -117,4 +146,4 @@ class SearchBot:
         return candidates[best]
 
 
-__all__ = ["SearchBot", "playout", "playout_policy"]
+__all__ = ["SearchBot", "fitting_scout", "playout", "playout_move", "playout_policy"]

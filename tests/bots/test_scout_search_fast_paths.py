@@ -1,0 +1,85 @@
+"""The search's fast paths give what the plain functions give, to the last bit and the last
+draw: the opponent model's and the inference's scores (``plain_scores`` against the feature
+vectors' dot product) and the playouts' moves (``playout_move`` against ``playout_policy`` over
+every legal action). The search's moves, and so every arena result, stay the same."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from parlour.bots.scout.features import dot, features, load_weights, plain_scores
+from parlour.bots.scout.search import playout_move, playout_policy
+from parlour.games import scout
+from parlour.games.scout.state import PLAY_PHASE
+from tests.bots.test_scout_ismcts import eval_positions
+
+
+def positions() -> list[scout.State]:
+    """Play-phase states of seeded eval games, 2–5 players, with the states a Scout & Show's
+    Scout leaves (the Show still to come) added."""
+    found = []
+    for players in (2, 3, 4, 5):
+        for state in eval_positions(players, 70 + players, rounds=2):
+            if state.phase != PLAY_PHASE:
+                continue
+            found.append(state)
+            seat = scout.to_act(state)[0]
+            for action in scout.legal_actions(state, seat):
+                if isinstance(action, scout.ScoutShow):
+                    found.append(scout.apply(state, seat, action))
+                    break
+    return found
+
+
+def test_plain_scores_are_the_feature_vectors_dot_product_to_the_last_bit() -> None:
+    rng = random.Random(5)
+    shipped = load_weights()
+    kinds: set[str] = set()
+    for state in positions():
+        seat = scout.to_act(state)[0]
+        view = scout.view(state, seat)
+        legal = scout.legal_actions(state, seat)
+        opponents = [len(h) for i, h in enumerate(state.hands) if i != seat]
+        players = len(state.hands)
+        for w in (shipped, tuple(rng.uniform(-3, 3) for _ in shipped)):
+            got = plain_scores(
+                [c[0] for c in state.hands[seat]],
+                state.active,
+                opponents,
+                1.0 if view["seats"][seat]["scout_show_available"] else 0.0,
+                players > 2 and view["scouts_since_show"] + 1 >= players - 1,
+                legal,
+                w,
+                view,
+            )
+            assert got == [dot(w, features(view, a, w)) for a in legal]
+        kinds.update(type(a).__name__ for a in legal)
+    assert kinds == {"Show", "Scout", "ScoutShow"}
+
+
+def test_plain_scores_want_the_view_for_a_scout_and_show() -> None:
+    state = next(s for s in positions() if s.active and len(s.hands) > 2 and not s.pending)
+    seat = scout.to_act(state)[0]
+    action = scout.ScoutShow("left", False, 0)
+    with pytest.raises(ValueError, match="view"):
+        plain_scores([c[0] for c in state.hands[seat]], state.active, [5, 5], 1.0, False,
+                     [action], load_weights())  # fmt: skip
+
+
+def test_playout_move_is_the_playout_policy_over_every_legal_action_draw_for_draw() -> None:
+    kinds: set[str] = set()
+    pending = 0
+    for state in positions():
+        seat = scout.to_act(state)[0]
+        legal = scout.legal_actions(state, seat)
+        pending += state.pending
+        for seed in range(6):
+            fast, plain = random.Random(seed), random.Random(seed)
+            move = playout_move(state, seat, fast)
+            assert move == playout_policy(state, seat, legal, plain)
+            assert fast.getstate() == plain.getstate()
+            kinds.add(type(move).__name__)
+    assert kinds == {"Show", "Scout"}
+    assert pending > 0
