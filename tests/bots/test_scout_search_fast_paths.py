@@ -1,7 +1,8 @@
 """The search's fast paths give what the plain functions give, to the last bit and the last
-draw: the opponent model's and the inference's scores (``plain_scores`` against the feature
-vectors' dot product) and the playouts' moves (``playout_move`` against ``playout_policy`` over
-every legal action). The search's moves, and so every arena result, stay the same."""
+draw: the opponent model's options (``model_options``), its and the inference's scores
+(``plain_scores`` against the feature vectors' dot product) and the playouts' moves
+(``playout_move`` against ``playout_policy`` over every legal action). The search's moves,
+and so every arena result, stay the same."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import random
 import pytest
 
 from parlour.bots.scout.features import dot, features, load_weights, plain_scores
+from parlour.bots.scout.inference import fits
+from parlour.bots.scout.ismcts import model_options, plain_actions
 from parlour.bots.scout.search import playout_move, playout_policy
 from parlour.games import scout
 from parlour.games.scout.state import PLAY_PHASE
@@ -83,3 +86,21 @@ def test_playout_move_is_the_playout_policy_over_every_legal_action_draw_for_dra
             kinds.add(type(move).__name__)
     assert kinds == {"Show", "Scout"}
     assert pending > 0
+
+
+def weighed(state: scout.State, seat: int, action: scout.Action) -> bool:
+    """Whether the opponent model weighs ``action``: a Show, or a plain Scout that fits."""
+    if isinstance(action, scout.Show):
+        return True
+    if type(action) is not scout.Scout:
+        return False
+    card = state.active[0] if action.end == "left" else state.active[-1]
+    return fits(state.hands[seat], card[1] if action.rotate else card[0], action.insert)
+
+
+def test_the_opponent_models_options_are_its_shows_and_its_scouts_that_fit() -> None:
+    for state in positions():
+        seat = scout.to_act(state)[0]
+        legal = plain_actions(state, seat)
+        expected = [a for a in legal if weighed(state, seat, a)] or legal
+        assert model_options(state, seat) == expected

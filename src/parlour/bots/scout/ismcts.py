@@ -119,25 +119,47 @@ def rollout(
     return result_value(state, seat)
 
 
+def model_options(state: State, seat: int) -> list[Any]:
+    """The moves the opponent model weighs for the seat to move: its Shows, and its plain
+    Scouts that put the card at an end of the hand or beside a number within one of it
+    (:func:`~parlour.bots.scout.inference.fits`), in the legal actions' order; every plain
+    action if there is none of those."""
+    hand = state.hands[seat]
+    active = state.active
+    if len(state.hands) == 2 or state.pending or not active:
+        legal = plain_actions(state, seat)
+        options = [
+            a for a in legal
+            if type(a) is Show
+            or (type(a) is Scout and fits(hand, (active[0] if a.end == "left" else active[-1])
+                                          [1 if a.rotate else 0], a.insert))
+        ]  # fmt: skip
+        return options or legal
+    options = legal_shows(hand, state.active_key)
+    n = len(hand)
+    table = SCOUTS[n]
+    values = [c[0] for c in hand]
+    left, right = active[0], active[-1]
+    # SCOUTS[n]: left end, then right; unrotated, then rotated; by insert position 0..n
+    for k, value in enumerate((left[0], left[1], right[0], right[1])):
+        base = k * (n + 1)
+        options.append(table[base])  # at the left end of the hand
+        for i in range(1, n):
+            if -1 <= values[i - 1] - value <= 1 or -1 <= values[i] - value <= 1:
+                options.append(table[base + i])
+        if n:
+            options.append(table[base + n])  # at the right end
+    return options
+
+
 def model_move(
     state: State, seat: int, weights: Sequence[float], temperature: float, rng: random.Random
 ) -> Any:
     """An opponent's move under the model: a softmax over the evaluation's scores of its Shows
     and of its Scouts that put the card at an end of the hand or beside a number within one
     (never Scout & Show: :func:`plain_actions`)."""
-    legal = plain_actions(state, seat)
+    options = model_options(state, seat)
     hand = state.hands[seat]
-    options = []
-    for action in legal:
-        kind = type(action)
-        if kind is Show:
-            options.append(action)
-        elif kind is Scout:
-            card = state.active[0] if action.end == "left" else state.active[-1]
-            if fits(hand, card[1] if action.rotate else card[0], action.insert):
-                options.append(action)
-    if not options:
-        options = legal
     if len(options) == 1:
         return options[0]
     hands = state.hands
