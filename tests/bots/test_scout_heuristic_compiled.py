@@ -1,6 +1,7 @@
 """The SCOUT bots' compiled hand arithmetic (``parlour.bots.scout._cheur``) against the pure-Python
 functions it replaces: the same integers and the same doubles, to the last bit, for any hand,
 target and weights; unusual input handed to the Python functions; in use whenever it is built.
+(Its playouts and the opponent model's scores: ``test_scout_search_fast_paths``.)
 
 CI sets ``PARLOUR_REQUIRE_COMPILED=1``: there a missing or stale build fails instead of silently
 falling back to the (slower) pure-Python functions.
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 
 from parlour.bots.scout import features as f
 from parlour.bots.scout import heuristic as h
+from parlour.bots.scout import search
 
 compiled_only = pytest.mark.skipif(
     not h.COMPILED, reason="the compiled hand arithmetic is not built (pure-Python fallback)"
@@ -42,6 +44,8 @@ def test_the_compiled_functions_are_in_use_when_required_or_built() -> None:
         assert h.hand_shape is not h.hand_shape_py
         assert h.best_following_show is not h.best_following_show_py
         assert f.eval_following_show is not f.eval_following_show_py
+        assert f._PLAIN_SCORES is not None  # the opponent model's scores
+        assert search._ROLLOUT is not None  # the searches' playouts
 
 
 def test_pure_python_can_be_chosen_by_the_environment() -> None:

@@ -1,8 +1,9 @@
 """The search's fast paths give what the plain functions give, to the last bit and the last
 draw: the opponent model's options (``model_options``), its and the inference's scores
-(``plain_scores`` against the feature vectors' dot product) and the playouts' moves
-(``playout_move`` against ``playout_policy`` over every legal action). The search's moves,
-and so every arena result, stay the same."""
+(``plain_scores`` against the feature vectors' dot product, compiled and in Python), the
+playouts' moves (``playout_move`` against ``playout_policy`` over every legal action) and whole
+playouts (the compiled ``play_round_out`` against the Python one). The search's moves, and so
+every arena result, stay the same."""
 
 from __future__ import annotations
 
@@ -10,10 +11,18 @@ import random
 
 import pytest
 
+from parlour.bots.scout import features as features_module
+from parlour.bots.scout import heuristic
+from parlour.bots.scout import search as search_module
 from parlour.bots.scout.features import dot, features, load_weights, plain_scores
 from parlour.bots.scout.inference import fits
 from parlour.bots.scout.ismcts import model_options, plain_actions
-from parlour.bots.scout.search import playout_move, playout_policy
+from parlour.bots.scout.search import (
+    play_round_out,
+    play_round_out_py,
+    playout_move,
+    playout_policy,
+)
 from parlour.games import scout
 from parlour.games.scout.state import PLAY_PHASE
 from tests.bots.test_scout_ismcts import eval_positions
@@ -36,7 +45,12 @@ def positions() -> list[scout.State]:
     return found
 
 
-def test_plain_scores_are_the_feature_vectors_dot_product_to_the_last_bit() -> None:
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "python"])
+def test_plain_scores_are_the_feature_vectors_dot_product_to_the_last_bit(
+    compiled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not compiled:
+        monkeypatch.setattr(features_module, "_PLAIN_SCORES", None)
     rng = random.Random(5)
     shipped = load_weights()
     kinds: set[str] = set()
@@ -57,7 +71,7 @@ def test_plain_scores_are_the_feature_vectors_dot_product_to_the_last_bit() -> N
                 w,
                 view,
             )
-            assert got == [dot(w, features(view, a, w)) for a in legal]
+            assert [x.hex() for x in got] == [dot(w, features(view, a, w)).hex() for a in legal]
         kinds.update(type(a).__name__ for a in legal)
     assert kinds == {"Show", "Scout", "ScoutShow"}
 
@@ -104,3 +118,45 @@ def test_the_opponent_models_options_are_its_shows_and_its_scouts_that_fit() -> 
         legal = plain_actions(state, seat)
         expected = [a for a in legal if weighed(state, seat, a)] or legal
         assert model_options(state, seat) == expected
+
+
+def test_a_whole_playout_is_the_python_one_value_and_draws() -> None:
+    """With 3+ players the compiled playout (when built) plays every round out: the same value
+    and the generator left in the same state as the Python one, from every position and seat."""
+    if heuristic.COMPILED:
+        assert search_module._ROLLOUT is not None
+        assert features_module._PLAIN_SCORES is not None
+    played = 0
+    for state in positions():
+        for seat in range(len(state.hands)):
+            for seed in range(3):
+                fast, plain = random.Random(seed), random.Random(seed)
+                value = play_round_out(state, seat, fast)
+                assert value.hex() == play_round_out_py(state, seat, plain).hex()
+                assert fast.getstate() == plain.getstate()
+                played += 1
+    assert played > 1000
+
+
+def test_the_compiled_playout_leaves_unusual_positions_to_python() -> None:
+    if search_module._ROLLOUT is None:
+        pytest.skip("the compiled playout is not built (the Python one plays every round)")
+    state = next(s for s in positions() if len(s.hands) == 4 and s.active)
+    rng = random.Random(1)
+    args = [
+        state.hands,
+        state.active,
+        state.owner,
+        state.turn,
+        state.scouts,
+        state.pending,
+        tuple(len(p) for p in state.piles),
+        state.chips,
+        0,
+        rng.random,
+        rng.randrange,
+    ]
+    for index, bad in [(0, state.hands[:2]), (1, [list(c) for c in state.active]),
+                       (2, -1 if state.active else 9), (6, (1, 2)), (8, 7)]:  # fmt: skip
+        assert search_module._ROLLOUT(*args[:index], bad, *args[index + 1 :]) is None
+    assert rng.getstate() == random.Random(1).getstate()

@@ -241,6 +241,11 @@ def _vector(
     ]
 
 
+_PLAIN_SCORES = (
+    None if heuristic.COMPILED_MODULE is None else heuristic.COMPILED_MODULE.plain_scores
+)
+
+
 def plain_scores(
     hand: Sequence[int],
     active: Sequence[tuple[int, int]],
@@ -257,8 +262,14 @@ def plain_scores(
     round (``ends``): the same values to the last bit, summed term by term in the same order
     (a feature that is always 0 for the action's kind is left out: adding a zero changes no
     value), without building a view or vectors. The search scores the opponents' options with
-    it millions of times. Other actions (Scout & Show, Flip) are scored by :func:`features` of
-    ``view`` (the same position as a seat's view; ``ValueError`` without it)."""
+    it millions of times (compiled, when it is built, for Shows and plain Scouts). Other actions
+    (Scout & Show, Flip) are scored by :func:`features` of ``view`` (the same position as a
+    seat's view; ``ValueError`` without it)."""
+    if _PLAIN_SCORES is not None:
+        compiled = _PLAIN_SCORES(tuple(hand), tuple(active), tuple(opponents), ss_kept, ends,
+                                 list(options), tuple(w), Show, Scout)  # fmt: skip
+        if compiled is not None:
+            return compiled  # type: ignore[no-any-return]
     players = len(opponents) + 1
     fewest = max(1, min(opponents))
     n_opp = len(opponents)

@@ -50,7 +50,7 @@ from parlour.bots.scout.inference import (
     log_likelihood,
     state_view,
 )
-from parlour.bots.scout.search import playout_move
+from parlour.bots.scout.search import play_round_out, playout_move
 from parlour.games.scout import Flip, Scout, ScoutShow, Show, State, apply, legal_actions
 from parlour.games.scout.actions import SCOUTS
 from parlour.games.scout.rules import legal_shows
@@ -109,7 +109,9 @@ def rollout(
     :func:`~parlour.bots.scout.search.playout_move`) to the round's end
     (or for ``plies`` moves, then :func:`static_value` with ``hand_weights``); the value for
     ``seat``."""
-    left = -1 if plies is None else plies
+    if plies is None:
+        return play_round_out(state, seat, rng)
+    left = plies
     while not state.results and state.phase == PLAY_PHASE:
         if left == 0:
             return static_value(state, seat, hand_weights)
@@ -135,7 +137,7 @@ def model_options(state: State, seat: int) -> list[Any]:
                                           [1 if a.rotate else 0], a.insert))
         ]  # fmt: skip
         return options or legal
-    options = legal_shows(hand, state.active_key)
+    weighed: list[Any] = legal_shows(hand, state.active_key)
     n = len(hand)
     table = SCOUTS[n]
     values = [c[0] for c in hand]
@@ -143,13 +145,13 @@ def model_options(state: State, seat: int) -> list[Any]:
     # SCOUTS[n]: left end, then right; unrotated, then rotated; by insert position 0..n
     for k, value in enumerate((left[0], left[1], right[0], right[1])):
         base = k * (n + 1)
-        options.append(table[base])  # at the left end of the hand
+        weighed.append(table[base])  # at the left end of the hand
         for i in range(1, n):
             if -1 <= values[i - 1] - value <= 1 or -1 <= values[i] - value <= 1:
-                options.append(table[base + i])
+                weighed.append(table[base + i])
         if n:
-            options.append(table[base + n])  # at the right end
-    return options
+            weighed.append(table[base + n])  # at the right end
+    return weighed
 
 
 def model_move(

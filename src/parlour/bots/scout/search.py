@@ -16,6 +16,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from parlour.bots.scout import heuristic
 from parlour.bots.scout.determinize import determinize, scout_view
 from parlour.bots.scout.heuristic import HeuristicBot
 from parlour.games.scout import Scout, Show, State, apply, legal_actions
@@ -80,17 +81,49 @@ def playout_move(state: State, seat: int, rng: random.Random) -> Any:
     return fitting_scout(state, seat, scouts[rng.randrange(len(scouts))], rng)
 
 
-def playout(state: State, seat: int, action: Any, rng: random.Random) -> float:
-    """Play ``action`` for ``seat`` then every seat by :func:`playout_policy` (by
-    :func:`playout_move`) to the round's end;
-    returns ``seat``'s round points minus the other seats' mean."""
-    state = apply(state, seat, action)
+def play_round_out_py(state: State, seat: int, rng: random.Random) -> float:
+    """Every seat plays :func:`playout_policy` (by :func:`playout_move`) from ``state`` to the
+    round's end; ``seat``'s round points minus the other seats' mean. :func:`play_round_out` is
+    this function, compiled when it is built (the same moves from the same draws)."""
     while not state.results and state.phase == PLAY_PHASE:
         mover = state.turn
         state = apply(state, mover, playout_move(state, mover, rng))
     points = [s.points for s in state.results[-1].seats]
     others = [p for i, p in enumerate(points) if i != seat]
     return points[seat] - sum(others) / len(others)
+
+
+_ROLLOUT = None if heuristic.COMPILED_MODULE is None else heuristic.COMPILED_MODULE.rollout
+
+
+def play_round_out(state: State, seat: int, rng: random.Random) -> float:
+    """:func:`play_round_out_py`, played by the compiled playout (3+ players) when it is built:
+    the searches spend most of their time here."""
+    hands = state.hands
+    if _ROLLOUT is not None and len(hands) > 2 and not state.results and state.phase == PLAY_PHASE:
+        value: float | None = _ROLLOUT(
+            hands,
+            state.active,
+            -1 if state.owner is None else state.owner,
+            state.turn,
+            state.scouts,
+            state.pending,
+            tuple(len(p) for p in state.piles),
+            state.chips,
+            seat,
+            rng.random,
+            rng.randrange,
+        )
+        if value is not None:
+            return value
+    return play_round_out_py(state, seat, rng)
+
+
+def playout(state: State, seat: int, action: Any, rng: random.Random) -> float:
+    """Play ``action`` for ``seat`` then every seat by :func:`playout_policy` (by
+    :func:`playout_move`) to the round's end (:func:`play_round_out`); returns ``seat``'s round
+    points minus the other seats' mean."""
+    return play_round_out(apply(state, seat, action), seat, rng)
 
 
 class SearchBot:
@@ -146,4 +179,12 @@ class SearchBot:
         return candidates[best]
 
 
-__all__ = ["SearchBot", "fitting_scout", "playout", "playout_move", "playout_policy"]
+__all__ = [
+    "SearchBot",
+    "fitting_scout",
+    "play_round_out",
+    "play_round_out_py",
+    "playout",
+    "playout_move",
+    "playout_policy",
+]
