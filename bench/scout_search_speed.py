@@ -4,9 +4,10 @@ Collects the positions of seeded 4-player games of ``eval`` against itself (ever
 first round, flip decisions included), runs ``ISMCTSBot(iterations=N)`` on each and measures the
 process's CPU time per move (CPU time, not wall time: the machine may be shared). Prints, per N,
 the median and mean CPU seconds per move, and the iterations a move gets in 0.3 s and 1 s of
-one core (N × budget ÷ mean CPU seconds at that N).
+one core (N × budget ÷ mean CPU seconds at that N). ``--deals D`` measures the flat search
+(``flat:d=D``, ``SearchBot(determinizations=D)``) the same way, on the moves where it searches.
 
-    python bench/scout_search_speed.py --games 2 --iterations 100,300,1000
+    python bench/scout_search_speed.py --games 2 --iterations 100,300,1000 --deals 240
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 from parlour.bots.scout.features import EvalBot
 from parlour.bots.scout.ismcts import ISMCTSBot
+from parlour.bots.scout.search import SearchBot
 from parlour.games import scout
 
 
@@ -43,6 +45,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--iterations", default="100,300,1000")
+    parser.add_argument("--deals", default="", help="also the flat search with these deals")
     args = parser.parse_args()
     moves = positions(args.games, args.players)
     print(f"{len(moves)} positions ({args.games} games, {args.players} players)")
@@ -59,6 +62,21 @@ def main() -> None:
         print(
             f"it={n}: CPU s per move median {statistics.median(cpu):.3f}, mean {mean:.3f}; "
             f"iterations in 0.3 s ≈ {n * 0.3 / mean:.0f}, in 1 s ≈ {n / mean:.0f}"
+        )
+    for d in (int(x) for x in args.deals.split(",") if x):
+        flat = SearchBot(determinizations=d)
+        rng = random.Random(d)
+        cpu = []
+        for view, legal in moves:
+            if view["phase"] != "play" or len(legal) == 1:
+                continue  # the heuristic's choice, no search
+            start = time.process_time()
+            flat.choose(view, legal, rng)
+            cpu.append(time.process_time() - start)
+        mean = statistics.fmean(cpu)
+        print(
+            f"flat d={d}: CPU s per move median {statistics.median(cpu):.3f}, mean {mean:.3f}; "
+            f"deals in 0.3 s ≈ {d * 0.3 / mean:.0f}, in 1 s ≈ {d / mean:.0f}"
         )
 
 
