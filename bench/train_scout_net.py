@@ -14,6 +14,13 @@ and its losses on a fixed validation set of imitation games are measured; the cu
 to ``--data`` (JSON) and the weights to ``--out`` (float16) after every iteration, so the run
 can stop at any time (``--minutes`` stops it after the iteration that passes that time).
 
+With ``--search-iterations N`` the teacher is the search instead (``ismcts:it=N``, the tuned
+evaluation at its root): every decision of the play phase is labelled by the search's visit
+shares over the legal actions (zero for those it did not search), and the seats that are not
+the network play by drawing from those shares; flip decisions keep ``eval``'s labels. The
+network then learns what the search found, which a prior for the search (``ISMCTSBot(prior=
+"net", net_file=...)``) needs: a network imitating ``eval`` alone adds nothing to it.
+
 Reproducible from ``--seed`` (deals, draws, initial weights; worker results are gathered in
 order). ``make train-scout-net TRAIN_NET_ARGS="--minutes 60 --workers 2"``; ``plots`` draws
 the curve (``make plots-scout-net``, needs the plots extra).
@@ -36,6 +43,7 @@ import numpy as np
 from parlour.bots.levels import make_bot
 from parlour.bots.scout import codec
 from parlour.bots.scout.features import EvalBot
+from parlour.bots.scout.ismcts import ISMCTSBot
 from parlour.bots.scout.net import WEIGHTS_FILE, Net, NetBot, encode
 from parlour.cli.arena import play_game
 from parlour.games.registry import get_game
@@ -56,13 +64,15 @@ def _softmax(x: np.ndarray[Any, Any], temp: float) -> np.ndarray[Any, Any]:
     return e / e.sum()  # type: ignore[no-any-return]
 
 
-def play_selfplay(task: tuple[Any, list[int], float, float, float]) -> nt.Batch:
-    """Self-play games ``(params16 or None, seeds, net_share, label_temp, play_temp)`` as
-    training examples (see the module docstring)."""
-    params, seeds, net_share, label_temp, play_temp = task
+def play_selfplay(task: tuple[Any, ...]) -> nt.Batch:
+    """Self-play games ``(params16 or None, seeds, net_share, label_temp, play_temp[,
+    search_iterations])`` as training examples (see the module docstring)."""
+    params, seeds, net_share, label_temp, play_temp = task[:5]
+    search_iterations = task[5] if len(task) > 5 else 0
     net = Net(params) if params is not None else None
     spec = get_game("scout")
     teacher = EvalBot()
+    searcher = ISMCTSBot(iterations=search_iterations) if search_iterations else None
     obs, masks, targets, values = [], [], [], []
     for seed in seeds:
         rng = random.Random(seed)
@@ -78,10 +88,17 @@ def play_selfplay(task: tuple[Any, list[int], float, float, float]) -> nt.Batch:
             x = encode(view, index, codec.observe(state, seat))
             scores = np.array([teacher.score(view, a) for a in legal], np.float64)
             target = np.zeros(codec.N_ACTIONS, np.float16)
-            target[index] = _softmax(scores, label_temp)
+            searched = None
+            if searcher is not None and view["phase"] == "play" and len(legal) > 1:
+                searched = search_policy(searcher, view, legal, random.Random(f"{seed}:{len(obs)}"))
+                target[index] = searched
+            else:
+                target[index] = _softmax(scores, label_temp)
             if is_net[seat] and net is not None:
                 logits, _ = net.logits_value(x, index)
                 probs = _softmax(logits.astype(np.float64), 1.0)
+            elif searched is not None:
+                probs = searched
             else:
                 probs = _softmax(scores, play_temp)
             choice = int(np.searchsorted(np.cumsum(probs), rng.random() * probs.sum()))
@@ -93,6 +110,18 @@ def play_selfplay(task: tuple[Any, list[int], float, float, float]) -> nt.Batch:
         winners = spec.outcome(state)["winners"]
         values += [1.0 / len(winners) if s in winners else 0.0 for s in seats]
     return nt.Batch(np.stack(obs), np.stack(masks), np.stack(targets), np.array(values, np.float32))
+
+
+def search_policy(
+    searcher: ISMCTSBot, view: Any, legal: list[Any], rng: random.Random
+) -> np.ndarray[Any, Any]:
+    """The search's visit shares over ``legal`` (one-hot on its move when it did not search:
+    a Show that empties the hand)."""
+    move = searcher.choose(view, legal, rng)
+    visits = np.array([searcher.last_visits.get(a, 0) for a in legal], np.float64)
+    if visits.sum() == 0:
+        visits[legal.index(move)] = 1.0
+    return visits / visits.sum()  # type: ignore[no-any-return]
 
 
 def concat(parts: list[nt.Batch]) -> nt.Batch:
@@ -164,6 +193,12 @@ def main(argv: list[str] | None = None) -> int:
     a("--net-share", type=float, default=0.5)
     a("--label-temp", type=float, default=0.1)
     a("--play-temp", type=float, default=0.2)
+    a(
+        "--search-iterations",
+        type=int,
+        default=0,
+        help="label (and play the non-network seats) by ismcts:it=N's visit shares, not eval",
+    )
     a("--steps", type=int, default=1500, help="Adam steps per iteration")
     a("--batch", type=int, default=256)
     a("--lr", type=float, default=1e-3)
@@ -193,7 +228,7 @@ def train(args: argparse.Namespace) -> int:
         runner.map(
             play_selfplay,
             [
-                (None, c, 0.0, args.label_temp, args.play_temp)
+                (None, c, 0.0, args.label_temp, args.play_temp, args.search_iterations)
                 for c in chunks(list(range(base, base + args.validation_games)), split)
             ],
         )
@@ -209,7 +244,10 @@ def train(args: argparse.Namespace) -> int:
         next_seed += count
         shipped = rounded(params) if iteration else None
         share = args.net_share if iteration else 0.0
-        tasks = [(shipped, c, share, args.label_temp, args.play_temp) for c in chunks(seeds, split)]
+        tasks = [
+            (shipped, c, share, args.label_temp, args.play_temp, args.search_iterations)
+            for c in chunks(seeds, split)
+        ]
         fresh = concat(runner.map(play_selfplay, tasks))
         games_played += count
         buffer = fresh if buffer is None else tail(concat([buffer, fresh]), args.buffer)

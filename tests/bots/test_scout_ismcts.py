@@ -15,10 +15,12 @@ from parlour.bots.scout.determinize import public_slots, unseen_cards
 from parlour.bots.scout.features import EvalBot, load_weights
 from parlour.bots.scout.human import HumanLike
 from parlour.bots.scout.inference import decisions, log_likelihood
-from parlour.bots.scout.ismcts import ISMCTSBot, rollout, static_value
+from parlour.bots.scout.ismcts import ROOT_TOP, ISMCTSBot, rollout, static_value
+from parlour.bots.scout.net import load_net
 from parlour.cli.arena import play_game
 from parlour.games import scout
 from parlour.games.scout.cards import canonical
+from parlour.games.scout.state import PLAY_PHASE
 from tests.bots.scout_games import play
 
 
@@ -236,3 +238,25 @@ def test_truncated_playouts_end_in_the_static_value() -> None:
         assert isinstance(value, float)
         full = rollout(state, seat, random.Random(1))
         assert full == round(full * 3) / 3, "round points minus the others' mean (thirds)"
+
+
+def test_the_network_can_be_the_roots_prior() -> None:
+    net = load_net()
+    bot = ISMCTSBot(iterations=40, prior="net", keep_scout_show=False)
+    searched = 0
+    for state in eval_positions(4, 5)[6:60:6]:
+        seat = scout.to_act(state)[0]
+        legal = scout.legal_actions(state, seat)
+        if not searches(state, seat, legal) or state.phase != PLAY_PHASE:
+            continue
+        view = scout.view(state, seat)
+        action = bot.choose(view, legal, random.Random(2))
+        assert action in legal
+        assert bot.last_iterations == 40
+        probs, _ = net.priors(view, legal)
+        order = sorted(range(len(legal)), key=lambda i: (-probs[i], i))
+        assert set(bot.last_visits) == {legal[i] for i in order[:ROOT_TOP]}
+        searched += 1
+    assert searched >= 3
+    with pytest.raises(ValueError, match="prior"):
+        ISMCTSBot(prior="oracle")

@@ -72,3 +72,18 @@ def test_one_training_iteration_writes_weights_and_its_curve(tmp_path: Path) -> 
     assert [row["iteration"] for row in curve] == [0]
     assert curve[0]["eval_games"] == 4 and 0.0 <= curve[0]["win_vs_heuristic"] <= 1.0
     assert from_file(out).hidden == (8, 8)
+
+
+def test_search_targets_are_the_searchs_visit_shares() -> None:
+    data = train_scout_net.play_selfplay((None, [7], 0.0, 0.1, 0.2, 12))
+    target = data.target.astype(np.float32)
+    assert np.allclose(target.sum(axis=1), 1.0, atol=1e-2)
+    assert not (target * (1 - data.mask)).any()  # legal actions only
+    # the search looks at the evaluation's six best actions at most: where more were legal,
+    # a search-labelled decision puts weight on six at most, in multiples of 1/12
+    searched = (data.mask.sum(axis=1) > 6) & ((target > 0).sum(axis=1) <= 6)
+    assert searched.sum() > 20
+    shares = target[searched] * 12
+    assert np.allclose(shares, np.round(shares), atol=0.05)
+    again = train_scout_net.play_selfplay((None, [7], 0.0, 0.1, 0.2, 12))
+    assert np.array_equal(again.target, data.target)  # reproducible

@@ -34,6 +34,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from parlour.bots.scout import net as net_module
 from parlour.bots.scout.determinize import determinize, scout_view
 from parlour.bots.scout.features import (
     HAND_FEATURES,
@@ -220,7 +221,12 @@ class ISMCTSBot:
     a playout after that many moves and value the position by :func:`static_value` (``None``:
     to the round's end); ``root_top``: search only the evaluation's that many best actions at
     the root (``None``: all, progressively widened); ``keep_scout_show``: leave Scout & Show
-    out at the root unless the evaluation ranks a Scout & Show first.
+    out at the root unless the evaluation ranks a Scout & Show first; ``prior``: what orders
+    the root's actions and biases their selection, the tuned evaluation (``"eval"``) or the
+    policy network (``"net"``: the shipped weights, or those in ``net_file``; its
+    log-probabilities × ``net_temperature`` stand for the evaluation's points); deeper nodes
+    keep the evaluation (they are positions of sampled deals, without the round's history
+    that the network's input holds).
     """
 
     name = "ismcts"
@@ -241,9 +247,18 @@ class ISMCTSBot:
         plies: int | None = None,
         root_top: int | None = ROOT_TOP,
         keep_scout_show: bool = True,
+        prior: str = "eval",
+        net_file: str | None = None,
+        net_temperature: float = 0.1,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
+        if prior not in ("eval", "net"):
+            raise ValueError(f"prior is 'eval' or 'net', not {prior!r}")
+        self.net = None
+        if prior == "net":
+            self.net = net_module.from_file(net_file) if net_file else net_module.load_net()
+        self.net_temperature = net_temperature
         self.budget_s = budget_s
         self.iterations = iterations
         self.particles = particles
@@ -282,7 +297,7 @@ class ISMCTSBot:
         seat = view["seat"]
         deals, cum = self.sample(view, rng, start)
         root = Node()
-        root.ranked = self.rank(view, legal)
+        root.ranked = self.rank(view, legal) if self.net is None else self.rank_by_net(view, legal)
         if self.keep_scout_show and not isinstance(root.ranked[0][0], ScoutShow):
             root.ranked = [(a, p) for a, p in root.ranked if not isinstance(a, ScoutShow)]
         if self.root_top is not None and view["phase"] != "flip":
@@ -317,6 +332,17 @@ class ISMCTSBot:
                         reverse=True)  # fmt: skip
         top = scored[0][0]
         return [(legal[i], s - top) for s, i in scored]
+
+    def rank_by_net(self, view: Mapping[str, Any], legal: Sequence[Any]) -> list[tuple[Any, float]]:
+        """``legal`` by the network's policy, likeliest first, each with ``net_temperature`` ×
+        its log-probability minus the top one's (≤ 0; the network imitated the evaluation's
+        scores ÷ 0.1, so 0.1 turns them back into about the evaluation's points)."""
+        assert self.net is not None
+        probs, _ = self.net.priors(view, legal)
+        logs = [math.log(max(p, 1e-30)) for p in probs.tolist()]
+        top = max(logs)
+        order = sorted(range(len(legal)), key=lambda i: (-logs[i], i))
+        return [(legal[i], self.net_temperature * (logs[i] - top)) for i in order]
 
     # -- deals and inference ----------------------------------------------------------------
 
