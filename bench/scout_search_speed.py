@@ -49,35 +49,31 @@ def main() -> None:
     args = parser.parse_args()
     moves = positions(args.games, args.players)
     print(f"{len(moves)} positions ({args.games} games, {args.players} players)")
+    searched = [(v, legal) for v, legal in moves if len(legal) > 1]
+    flat_searched = [(v, legal) for v, legal in searched if v["phase"] == "play"]
     for n in (int(x) for x in args.iterations.split(",")):
-        bot = ISMCTSBot(iterations=n)
-        rng = random.Random(n)
-        cpu = []
-        for view, legal in moves:
-            start = time.process_time()
-            bot.choose(view, legal, rng)
-            if len(legal) > 1:
-                cpu.append(time.process_time() - start)
-        mean = statistics.fmean(cpu)
-        print(
-            f"it={n}: CPU s per move median {statistics.median(cpu):.3f}, mean {mean:.3f}; "
-            f"iterations in 0.3 s ≈ {n * 0.3 / mean:.0f}, in 1 s ≈ {n / mean:.0f}"
-        )
+        report(f"it={n}", "iterations", n, ISMCTSBot(iterations=n), searched, random.Random(n))
     for d in (int(x) for x in args.deals.split(",") if x):
-        flat = SearchBot(determinizations=d)
-        rng = random.Random(d)
-        cpu = []
-        for view, legal in moves:
-            if view["phase"] != "play" or len(legal) == 1:
-                continue  # the heuristic's choice, no search
-            start = time.process_time()
-            flat.choose(view, legal, rng)
-            cpu.append(time.process_time() - start)
-        mean = statistics.fmean(cpu)
-        print(
-            f"flat d={d}: CPU s per move median {statistics.median(cpu):.3f}, mean {mean:.3f}; "
-            f"deals in 0.3 s ≈ {d * 0.3 / mean:.0f}, in 1 s ≈ {d / mean:.0f}"
-        )
+        # the flat search plays the heuristic's choice, without searching, at the flip
+        report(f"flat d={d}", "deals", d, SearchBot(determinizations=d), flat_searched,
+               random.Random(d))  # fmt: skip
+
+
+def report(
+    label: str, unit: str, n: int, bot: Any, moves: list[tuple[Any, list[Any]]], rng: Any
+) -> None:
+    """Print the CPU seconds ``bot`` takes per move over ``moves`` (median and mean) and how
+    many of its ``n`` units (iterations, deals) a move gets in 0.3 s and 1 s of one core."""
+    cpu = []
+    for view, legal in moves:
+        start = time.process_time()
+        bot.choose(view, legal, rng)
+        cpu.append(time.process_time() - start)
+    mean = statistics.fmean(cpu)
+    print(
+        f"{label}: CPU s per move median {statistics.median(cpu):.3f}, mean {mean:.3f}; "
+        f"{unit} in 0.3 s ≈ {n * 0.3 / mean:.0f}, in 1 s ≈ {n / mean:.0f}"
+    )
 
 
 if __name__ == "__main__":

@@ -90,7 +90,9 @@ def play_selfplay(task: tuple[Any, ...]) -> nt.Batch:
             target = np.zeros(codec.N_ACTIONS, np.float16)
             searched = None
             if searcher is not None and view["phase"] == "play" and len(legal) > 1:
-                searched = search_policy(searcher, view, legal, random.Random(f"{seed}:{len(obs)}"))
+                # drawn from the game's seed and its move number: the same whatever the chunking
+                move_rng = random.Random(f"{seed}:{len(seats)}")
+                searched = search_policy(searcher, view, legal, move_rng)
                 target[index] = searched
             else:
                 target[index] = _softmax(scores, label_temp)

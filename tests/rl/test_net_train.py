@@ -87,3 +87,7 @@ def test_search_targets_are_the_searchs_visit_shares() -> None:
     assert np.allclose(shares, np.round(shares), atol=0.05)
     again = train_scout_net.play_selfplay((None, [7], 0.0, 0.1, 0.2, 12))
     assert np.array_equal(again.target, data.target)  # reproducible
+    # whatever games share a worker's task: the draws follow each game's seed alone
+    both = train_scout_net.play_selfplay((None, [7, 8], 0.0, 0.1, 0.2, 12))
+    alone = train_scout_net.play_selfplay((None, [8], 0.0, 0.1, 0.2, 12))
+    assert np.array_equal(both.target, np.concatenate([data.target, alone.target]))

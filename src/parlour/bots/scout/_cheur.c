@@ -521,6 +521,19 @@ static int attr_long(PyObject *obj, PyObject *name, long *out) {
     return ok;
 }
 
+/* The first six terms of features.plain_scores's sum, for the hand v[0..m) a move leaves:
+ * groups, lone cards, the strongest group, cards, the group measure, cards / fewest. */
+static double hand_terms(const double *w, const long *v, Py_ssize_t m, long fewest) {
+    Shape s = shape_of(v, m, 1.25);
+    double count = (double)m;
+    double value = w[0] * (double)s.groups;
+    value = value + w[1] * (double)s.lone;
+    value = value + w[2] * ((double)s.best / 32.0);
+    value = value + w[3] * count;
+    value = value + w[4] * s.measure;
+    return value + w[5] * (count / (double)fewest);
+}
+
 /* features.plain_scores for options that are all Shows and plain Scouts (the types given):
  * each option's value, term by term in the Python function's order; None for anything else
  * (a Scout & Show, unusual input: the caller scores them in Python). Arguments: hand (a tuple
@@ -569,16 +582,9 @@ static PyObject *plain_scores(PyObject *self, PyObject *const *args, Py_ssize_t 
                 start < 0 || length < 1 || start + length > n)
                 goto unusual;
             Py_ssize_t m = without(h, n, start, start + length, rest);
-            Shape s = shape_of(rest, m, 1.25);
-            double count = (double)m;
             long below = 0;
             for (Py_ssize_t t = 0; t < n_opp; t++) below += opp[t] < length;
-            value = w[0] * (double)s.groups;
-            value = value + w[1] * (double)s.lone;
-            value = value + w[2] * ((double)s.best / 32.0);
-            value = value + w[3] * count;
-            value = value + w[4] * s.measure;
-            value = value + w[5] * (count / (double)fewest);
+            value = hand_terms(w, rest, m, fewest);
             value = value + w[6] * captured;
             value = value + w[9] * ((double)cards_key(h + start, length) / 32.0);
             value = value + w[10] * ((double)below / (double)n_opp);
@@ -610,18 +616,11 @@ static PyObject *plain_scores(PyObject *self, PyObject *const *args, Py_ssize_t 
             for (Py_ssize_t t = 0; t < insert; t++) rest[m++] = h[t];
             rest[m++] = number;
             for (Py_ssize_t t = insert; t < n; t++) rest[m++] = h[t];
-            Shape s = shape_of(rest, m, 1.25);
-            double count = (double)m;
-            value = w[0] * (double)s.groups;
-            value = value + w[1] * (double)s.lone;
-            value = value + w[2] * ((double)s.best / 32.0);
-            value = value + w[3] * count;
-            value = value + w[4] * s.measure;
-            value = value + w[5] * (count / (double)fewest);
+            value = hand_terms(w, rest, m, fewest);
             value = value + w[7] * chip;
             value = value + w[8] * 1.0;
             value = value + w[11] * ss_kept;
-            value = value + w[12] * (ends ? count : 0.0);
+            value = value + w[12] * (ends ? (double)m : 0.0);
         } else {
             goto unusual;
         }

@@ -267,7 +267,8 @@ def plain_scores(
     seat's view; ``ValueError`` without it)."""
     if _PLAIN_SCORES is not None:
         compiled = _PLAIN_SCORES(tuple(hand), tuple(active), tuple(opponents), ss_kept, ends,
-                                 list(options), tuple(w), Show, Scout)  # fmt: skip
+                                 options if type(options) is list else list(options), tuple(w),
+                                 Show, Scout)  # fmt: skip
         if compiled is not None:
             return compiled  # type: ignore[no-any-return]
     players = len(opponents) + 1
@@ -276,16 +277,22 @@ def plain_scores(
     captured = float(len(active))
     chip = 0.6 if players == 2 else 1.0 / max(1, players - 1)
     w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13 = w
+
+    def hand_terms(left: tuple[int, ...]) -> float:
+        # the sum's first six terms, for the hand a move leaves (in the vector's order)
+        groups, lone, best, count, measure = _hand_features(left)
+        return (
+            w0 * groups + w1 * lone + w2 * best + w3 * count + w4 * measure + w5 * (count / fewest)
+        )
+
     out = []
     for action in options:
         kind = type(action)
         if kind is Show:
             start, length = action.start, action.length
             rest = (*hand[:start], *hand[start + length :])
-            groups, lone, best, count, measure = _hand_features(rest)
             value = (
-                w0 * groups + w1 * lone + w2 * best + w3 * count + w4 * measure
-                + w5 * (count / fewest) + w6 * captured
+                hand_terms(rest) + w6 * captured
                 + w9 * (group_key(hand[start : start + length]) / 32)
                 + w10 * (sum(1 for h in opponents if h < length) / n_opp)
                 + w11 * ss_kept + w13 * (0.0 if rest else 1.0)
@@ -294,11 +301,9 @@ def plain_scores(
             card = active[0] if action.end == "left" else active[-1]
             insert = action.insert
             new_hand = (*hand[:insert], card[1] if action.rotate else card[0], *hand[insert:])
-            groups, lone, best, count, measure = _hand_features(new_hand)
             value = (
-                w0 * groups + w1 * lone + w2 * best + w3 * count + w4 * measure
-                + w5 * (count / fewest) + w7 * chip + w8 * 1.0 + w11 * ss_kept
-                + w12 * (count if ends else 0.0)
+                hand_terms(new_hand) + w7 * chip + w8 * 1.0 + w11 * ss_kept
+                + w12 * (float(len(new_hand)) if ends else 0.0)
             )  # fmt: skip
         elif view is not None:
             value = dot(w, features(view, action, w))

@@ -73,10 +73,8 @@ def playout_move(state: State, seat: int, rng: random.Random) -> Any:
     if len(hands) == 2 or state.pending or not active:  # 2 players: it depends on the chips
         return playout_policy(state, seat, legal_actions(state, seat) if len(hands) == 2
                               else shows, rng)  # fmt: skip
-    if shows and rng.random() < 0.85:
-        longest = max(a.length for a in shows)
-        best = [a for a in shows if a.length == longest]
-        return best[rng.randrange(len(best))]
+    if shows and rng.random() < 0.85:  # the policy over the Shows alone: the longest one
+        return playout_policy(state, seat, shows, rng)
     scouts = SCOUTS[len(hand)]
     return fitting_scout(state, seat, scouts[rng.randrange(len(scouts))], rng)
 
