@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 # The install also compiles SCOUT's encoder for the research interfaces and the SCOUT bots' hand
 # arithmetic (setup.py, optional: without a C compiler the pure-Python versions are used); a
 # change to their C sources reinstalls.
-$(STAMP): pyproject.toml constraints.txt setup.py src/parlour/bots/scout/_ccodec.c src/parlour/bots/scout/_cheur.c
+$(STAMP): pyproject.toml constraints.txt setup.py src/parlour/bots/scout/_ccodec.c $(wildcard src/parlour/bots/scout/_cheur*.[ch])
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -c constraints.txt -e '.[test,rl,arena,pg,cluster]'

@@ -19,9 +19,11 @@ setup(
         ),
         Extension(
             "parlour.bots.scout._cheur",
-            ["src/parlour/bots/scout/_cheur.c"],
+            ["src/parlour/bots/scout/_cheur.c", "src/parlour/bots/scout/_cheur_search.c"],
+            depends=["src/parlour/bots/scout/_cheur.h"],
             # the same doubles as Python's: no fused multiply-add
             extra_compile_args=["-O2", "-ffp-contract=off"],
+            libraries=["m"],
             optional=True,
         ),
     ]

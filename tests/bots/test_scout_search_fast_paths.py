@@ -13,10 +13,11 @@ import pytest
 
 from parlour.bots.scout import features as features_module
 from parlour.bots.scout import heuristic
+from parlour.bots.scout import ismcts as ismcts_module
 from parlour.bots.scout import search as search_module
 from parlour.bots.scout.features import dot, features, load_weights, plain_scores
 from parlour.bots.scout.inference import fits
-from parlour.bots.scout.ismcts import model_options, plain_actions
+from parlour.bots.scout.ismcts import model_options, model_rollout, model_rollout_py, plain_actions
 from parlour.bots.scout.search import (
     play_round_out,
     play_round_out_py,
@@ -138,6 +139,27 @@ def test_a_whole_playout_is_the_python_one_value_and_draws() -> None:
     assert played > 1000
 
 
+def test_a_whole_model_playout_is_the_python_one_value_and_draws() -> None:
+    """The playouts by the opponent model (``ISMCTSBot(playout_policy="model")``): compiled
+    (3+ players, when built), the same value and draws as :func:`model_rollout_py`, with the
+    shipped and random weights and two temperatures."""
+    if heuristic.COMPILED:
+        assert ismcts_module._MODEL_ROLLOUT is not None
+    rng = random.Random(7)
+    shipped = load_weights()
+    played = 0
+    for state in positions():
+        for seat in range(len(state.hands)):
+            w = shipped if seat % 2 else tuple(rng.uniform(-3, 3) for _ in shipped)
+            for seed, temperature in ((0, 1.0), (1, 0.3)):
+                fast, plain = random.Random(seed), random.Random(seed)
+                value = model_rollout(state, seat, fast, w, temperature)
+                assert value.hex() == model_rollout_py(state, seat, plain, w, temperature).hex()
+                assert fast.getstate() == plain.getstate()
+                played += 1
+    assert played > 600
+
+
 def test_the_compiled_playout_leaves_unusual_positions_to_python() -> None:
     if search_module._ROLLOUT is None:
         pytest.skip("the compiled playout is not built (the Python one plays every round)")
@@ -159,4 +181,35 @@ def test_the_compiled_playout_leaves_unusual_positions_to_python() -> None:
     for index, bad in [(0, state.hands[:2]), (1, [list(c) for c in state.active]),
                        (2, -1 if state.active else 9), (6, (1, 2)), (8, 7)]:  # fmt: skip
         assert search_module._ROLLOUT(*args[:index], bad, *args[index + 1 :]) is None
+    assert rng.getstate() == random.Random(1).getstate()
+
+
+def test_the_compiled_model_playout_leaves_unusual_positions_to_python() -> None:
+    if ismcts_module._MODEL_ROLLOUT is None:
+        pytest.skip("the compiled playout is not built (the Python one plays every round)")
+    state = next(s for s in positions() if len(s.hands) == 4 and s.active)
+    rng = random.Random(1)
+    w = load_weights()
+    args = [
+        state.hands,
+        state.active,
+        state.owner,
+        state.turn,
+        state.scouts,
+        state.pending,
+        tuple(len(p) for p in state.piles),
+        state.chips,
+        0,
+        state.scout_show,
+        tuple(w),
+        1.0,
+        rng.random,
+        500,
+    ]
+    assert isinstance(ismcts_module._MODEL_ROLLOUT(*args), float)
+    rng.seed(1)
+    for index, bad in [(0, state.hands[:2]), (2, -1 if state.active else 9), (8, 7),
+                       (9, state.scout_show[:3]), (9, (1, 0, 0, 1)), (10, tuple(w)[:5]),
+                       (10, (1,) * len(w)), (11, 1), (13, -1), (13, 2.0)]:  # fmt: skip
+        assert ismcts_module._MODEL_ROLLOUT(*args[:index], bad, *args[index + 1 :]) is None
     assert rng.getstate() == random.Random(1).getstate()

@@ -1,4 +1,5 @@
-# The SCOUT bots' compiled hand arithmetic (_cheur.c), optional: see parlour.bots.scout.heuristic.
+# The SCOUT bots' compiled hand arithmetic (_cheur.c, _cheur_search.c), optional:
+# see parlour.bots.scout.heuristic.
 from collections.abc import Callable
 
 ABI_VERSION: int
@@ -24,3 +25,43 @@ def eval_following_show(
     opponents: tuple[int, ...],
     w: tuple[float, ...],
 ) -> tuple[int, int, int] | None: ...
+def rollout(
+    hands: tuple[tuple[tuple[int, int], ...], ...],
+    active: tuple[tuple[int, int], ...],
+    owner: int,
+    turn: int,
+    scouts: int,
+    pending: bool,
+    piles: tuple[int, ...],
+    chips: tuple[int, ...],
+    seat: int,
+    random: Callable[[], float],
+    randrange: Callable[[int], int],
+) -> float | None: ...
+def model_rollout(
+    hands: tuple[tuple[tuple[int, int], ...], ...],
+    active: tuple[tuple[int, int], ...],
+    owner: int,
+    turn: int,
+    scouts: int,
+    pending: bool,
+    piles: tuple[int, ...],
+    chips: tuple[int, ...],
+    seat: int,
+    scout_show: tuple[bool, ...],
+    w: tuple[float, ...],
+    temperature: float,
+    random: Callable[[], float],
+    moves: int,
+) -> float | None: ...
+def plain_scores(
+    hand: tuple[int, ...],
+    active: tuple[tuple[int, int], ...],
+    opponents: tuple[int, ...],
+    ss_kept: float,
+    ends: bool,
+    options: list[object],
+    w: tuple[float, ...],
+    show: type,
+    scout: type,
+) -> list[float] | None: ...

@@ -27,6 +27,7 @@ from typing import Any
 
 from parlour.bots.scout.features import HAND_FEATURES, dot, hand_features, plain_scores
 from parlour.games.scout import Scout, ScoutShow, Show, State, group_key
+from parlour.games.scout.actions import SCOUTS
 from parlour.games.scout.rules import legal_shows
 
 TEMPERATURE = 1.0
@@ -135,13 +136,14 @@ def compared(hand: Sequence[Card], d: Decision) -> list[Any]:
     if d.pending or not d.active:
         return options if d.action in options else [*options, d.action]
     ends = [d.action.end] if isinstance(d.action, (Scout, ScoutShow)) else ["left", "right"]
+    values = [c[0] for c in hand]
+    table = SCOUTS[len(hand)]
     for end in ends:
         card = d.active[0] if end == "left" else d.active[-1]
         for rotate in (False, True):
+            base = ((end == "right") * 2 + rotate) * (len(hand) + 1)
             value = card[1] if rotate else card[0]
-            options.extend(
-                Scout(end, rotate, i) for i in range(len(hand) + 1) if fits(hand, value, i)
-            )
+            options.extend(table[base + i] for i in fitting_inserts(values, value))
     if d.action not in options:
         options.append(d.action)
     return options
@@ -153,6 +155,22 @@ def fits(hand: Sequence[Card], value: int, insert: int) -> bool:
     if insert == 0 or insert == len(hand):
         return True
     return abs(hand[insert - 1][0] - value) <= 1 or abs(hand[insert][0] - value) <= 1
+
+
+def fitting_inserts(values: Sequence[int], value: int) -> list[int]:
+    """The insert positions where :func:`fits` holds for a hand of these numbers, ascending.
+
+    >>> fitting_inserts([3, 7, 9], 4)  # before, between 3 and 7, after
+    [0, 1, 3]
+    """
+    n = len(values)
+    inserts = [0]
+    for i in range(1, n):
+        if -1 <= values[i - 1] - value <= 1 or -1 <= values[i] - value <= 1:
+            inserts.append(i)
+    if n:
+        inserts.append(n)
+    return inserts
 
 
 def log_softmax_of(scores: Sequence[float], chosen: float, temperature: float) -> float:
@@ -232,6 +250,7 @@ __all__ = [
     "compared",
     "decisions",
     "fits",
+    "fitting_inserts",
     "flipped",
     "log_likelihood",
     "seat_view",

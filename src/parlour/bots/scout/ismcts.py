@@ -34,6 +34,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from parlour.bots.scout import heuristic
 from parlour.bots.scout import net as net_module
 from parlour.bots.scout.determinize import determinize, scout_view
 from parlour.bots.scout.features import (
@@ -47,6 +48,7 @@ from parlour.bots.scout.inference import (
     TEMPERATURE,
     decisions,
     fits,
+    fitting_inserts,
     flipped,
     log_likelihood,
     state_view,
@@ -65,6 +67,9 @@ ROOT_TOP = 6
 
 MAX_PARTICLES = 64
 """At most this many sampled deals per move."""
+
+MODEL_PLAYOUT_MOVES = 500
+"""A playout by the opponent model stops after this many moves (see :func:`model_rollout_py`)."""
 
 
 class Node:
@@ -122,6 +127,72 @@ def rollout(
     return result_value(state, seat)
 
 
+_MODEL_ROLLOUT = (
+    None if heuristic.COMPILED_MODULE is None else heuristic.COMPILED_MODULE.model_rollout
+)
+
+
+def model_rollout_py(
+    state: State,
+    seat: int,
+    rng: random.Random,
+    weights: Sequence[float],
+    temperature: float,
+) -> float:
+    """Every seat plays :func:`model_move` (the opponent model) to the round's end; the value
+    for ``seat``. A round still going after :data:`MODEL_PLAYOUT_MOVES` moves (the model can
+    go round in circles: a one-card Show scouted, the next seat showing one card, …) is valued
+    as it stands: per seat, cards captured + chips − cards in hand. :func:`model_rollout` is
+    this function, compiled when it is built."""
+    for _ in range(MODEL_PLAYOUT_MOVES):
+        if state.results or state.phase != PLAY_PHASE:
+            return result_value(state, seat)
+        mover = state.turn
+        state = apply(state, mover, model_move(state, mover, weights, temperature, rng))
+    if state.results or state.phase != PLAY_PHASE:
+        return result_value(state, seat)
+    points = [len(state.piles[s]) + state.chips[s] - len(h) for s, h in enumerate(state.hands)]
+    others = [p for i, p in enumerate(points) if i != seat]
+    return points[seat] - sum(others) / len(others)
+
+
+def model_rollout(
+    state: State,
+    seat: int,
+    rng: random.Random,
+    weights: Sequence[float],
+    temperature: float,
+) -> float:
+    """:func:`model_rollout_py`, played by the compiled playout (3+ players) when it is built:
+    the same moves from the same draws."""
+    hands = state.hands
+    if (
+        _MODEL_ROLLOUT is not None
+        and len(hands) > 2
+        and not state.results
+        and state.phase == PLAY_PHASE
+    ):
+        value: float | None = _MODEL_ROLLOUT(
+            hands,
+            state.active,
+            -1 if state.owner is None else state.owner,
+            state.turn,
+            state.scouts,
+            state.pending,
+            tuple(len(p) for p in state.piles),
+            state.chips,
+            seat,
+            state.scout_show,
+            tuple(weights),
+            float(temperature),
+            rng.random,
+            MODEL_PLAYOUT_MOVES,
+        )
+        if value is not None:
+            return value
+    return model_rollout_py(state, seat, rng, weights, temperature)
+
+
 def model_options(state: State, seat: int) -> list[Any]:
     """The moves the opponent model weighs for the seat to move: its Shows, and its plain
     Scouts that put the card at an end of the hand or beside a number within one of it
@@ -146,12 +217,7 @@ def model_options(state: State, seat: int) -> list[Any]:
     # SCOUTS[n]: left end, then right; unrotated, then rotated; by insert position 0..n
     for k, value in enumerate((left[0], left[1], right[0], right[1])):
         base = k * (n + 1)
-        weighed.append(table[base])  # at the left end of the hand
-        for i in range(1, n):
-            if -1 <= values[i - 1] - value <= 1 or -1 <= values[i] - value <= 1:
-                weighed.append(table[base + i])
-        if n:
-            weighed.append(table[base + n])  # at the right end
+        weighed.extend(table[base + i] for i in fitting_inserts(values, value))
     return weighed
 
 
@@ -226,7 +292,9 @@ class ISMCTSBot:
     policy network (``"net"``: the shipped weights, or those in ``net_file``; its
     log-probabilities × ``net_temperature`` stand for the evaluation's points); deeper nodes
     keep the evaluation (they are positions of sampled deals, without the round's history
-    that the network's input holds).
+    that the network's input holds); ``playout_policy``: how every seat plays in the playouts,
+    ``"fast"`` (:func:`~parlour.bots.scout.search.playout_policy`) or ``"model"`` (the opponent
+    model, :func:`model_rollout`: slower and closer to how the evaluation plays).
     """
 
     name = "ismcts"
@@ -250,6 +318,7 @@ class ISMCTSBot:
         prior: str = "eval",
         net_file: str | None = None,
         net_temperature: float = 0.1,
+        playout_policy: str = "fast",
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -259,6 +328,9 @@ class ISMCTSBot:
         if prior == "net":
             self.net = net_module.from_file(net_file) if net_file else net_module.load_net()
         self.net_temperature = net_temperature
+        if playout_policy not in ("fast", "model"):
+            raise ValueError(f"playout_policy is 'fast' or 'model', not {playout_policy!r}")
+        self.playout_policy = playout_policy
         self.budget_s = budget_s
         self.iterations = iterations
         self.particles = particles
@@ -403,7 +475,9 @@ class ISMCTSBot:
                 value = result_value(state, seat)
                 break
             if node is not root and node.n == 0:
-                if self.playout:
+                if self.playout and self.playout_policy == "model":
+                    value = model_rollout(state, seat, rng, self.weights, self.temperature)
+                elif self.playout:
                     value = rollout(state, seat, rng, self.plies, self.hand_weights)
                 else:
                     value = static_value(state, seat, self.hand_weights)
