@@ -8,6 +8,10 @@ against the other seats with its standard error.
 
     python bench/scout_search_variants.py --deals 10 --workers 2 \\
         'base={"iterations": 650}' 'short={"iterations": 650, "plies": 8}'
+
+A diagnostic, with ``--round`` only: ``"omniscient": true`` among a variant's settings makes it
+search the true deal in the play phase instead of sampled ones (it sees every hand: the most any
+inference could give the search).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from parlour.bots.scout.human import HumanLike
 from parlour.bots.scout.ismcts import ISMCTSBot
 from parlour.cli.arena import play_game
 from parlour.games import scout
+from parlour.games.scout.state import PLAY_PHASE
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -36,10 +41,26 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def first_round(bots: list[Bot], players: int, deal: int, rotation: int) -> tuple[float, float]:
+class Omniscient(ISMCTSBot):
+    """The search on the true deal (``truth``, set before each move) in the play phase: a
+    diagnostic, never a player."""
+
+    truth: scout.State | None = None
+
+    def sample(
+        self, view: Any, rng: random.Random, start: float
+    ) -> tuple[list[scout.State], list[float]]:
+        if view["phase"] != "play" or self.truth is None:
+            return super().sample(view, rng, start)
+        return [self.truth], [1.0]
+
+
+def first_round(
+    bots: list[Bot], players: int, deal: int, rotation: int, omniscient: Omniscient | None = None
+) -> tuple[float, float]:
     """Only the first round of a game (lineup entry ``i`` in seat ``(i + rotation) %
     players``): entry 0's share of the round's best points and its points minus the others'
-    mean."""
+    mean. ``omniscient``: entry 0's search, shown the true state before each of its moves."""
     state = scout.new_state({"players": players}, deal)
     seats = [(i + rotation) % players for i in range(players)]
     by_seat = {seat: i for i, seat in enumerate(seats)}
@@ -48,6 +69,8 @@ def first_round(bots: list[Bot], players: int, deal: int, rotation: int) -> tupl
         seat = scout.to_act(state)[0]
         entry = by_seat[seat]
         legal = scout.legal_actions(state, seat)
+        if omniscient is not None and entry == 0:
+            omniscient.truth = state if state.phase == PLAY_PHASE else None
         state = scout.apply(
             state, seat, bots[entry].choose(scout.view(state, seat), legal, rngs[entry])
         )
@@ -63,10 +86,13 @@ def task(args: tuple[str, dict[str, Any], str, int, int, int, bool]) -> tuple[st
     """One game (or its first round): (variant, its win share, its score minus the others'
     mean)."""
     name, kwargs, opponent, players, deal, rotation, round_only = args
-    bots: list[Bot] = [HumanLike(ISMCTSBot(**kwargs))]
+    settings = dict(kwargs)
+    searcher = (Omniscient if settings.pop("omniscient", False) else ISMCTSBot)(**settings)
+    bots: list[Bot] = [HumanLike(searcher)]
     bots += [make_bot("scout", opponent) for _ in range(players - 1)]
     if round_only:
-        share, diff = first_round(bots, players, deal, rotation)
+        omniscient = searcher if isinstance(searcher, Omniscient) else None
+        share, diff = first_round(bots, players, deal, rotation, omniscient)
         return name, share, diff
     lineup = [name] + [f"{opponent}#{i}" for i in range(players - 1)]
     result = play_game("scout", players, lineup, deal, rotation, bots=bots)
@@ -96,7 +122,10 @@ def main(argv: list[str] | None = None) -> None:
     for spec in args.variants:
         name, _, kwargs = spec.partition("=")
         variants[name] = json.loads(kwargs or "{}")
-        ISMCTSBot(**variants[name])  # fail early on a bad keyword
+        settings = dict(variants[name])
+        if settings.pop("omniscient", False) and not args.round:
+            parser.error("an omniscient variant plays first rounds only (--round)")
+        ISMCTSBot(**settings)  # fail early on a bad keyword
     tasks = [
         (name, kw, args.opponent, args.players, args.seed + d, r, args.round)
         for d in range(args.deals)
