@@ -14,7 +14,7 @@ from parlour.bots.levels import make_bot
 from parlour.bots.scout.determinize import public_slots, unseen_cards
 from parlour.bots.scout.features import EvalBot, load_weights
 from parlour.bots.scout.human import HumanLike
-from parlour.bots.scout.inference import decisions, log_likelihood
+from parlour.bots.scout.inference import decisions, log_likelihood, moved
 from parlour.bots.scout.ismcts import ROOT_TOP, ISMCTSBot, rollout, static_value
 from parlour.bots.scout.net import load_net
 from parlour.cli.arena import play_game
@@ -160,6 +160,47 @@ def test_inference_finds_the_true_hands_likelier_than_random_deals() -> None:
             total += 1
     assert total >= 20
     assert better >= 0.75 * total, (better, total)
+
+
+def test_moved_deals_keep_what_is_known_and_climb_towards_likely_deals() -> None:
+    """Metropolis–Hastings moves (``inference.moved``; ``ISMCTSBot(rejuvenate=k)``) only swap
+    or turn round cards the seat cannot see, report the likelihood of the hands they return,
+    and on average make the opponents' moves likelier than the deals they start from."""
+    weights = load_weights()
+    before, after = [], []
+    for seed in (21, 22):
+        for state in eval_positions(4, seed)[10:40:3]:
+            seat = scout.to_act(state)[0]
+            view = scout.view(state, seat)
+            past = decisions(view)
+            if state.phase != PLAY_PHASE or not past:
+                continue
+            slots = public_slots(view)
+            unknown = [(s, i) for s, row in enumerate(slots) if s != seat
+                       for i, slot in enumerate(row) if slot is None]  # fmt: skip
+            rng = random.Random(seed)
+            deal = ISMCTSBot(iterations=1, particles=1).sample(view, rng, 0.0)[0][0]
+            start = log_likelihood(view, past, deal.hands, weights)
+            cards, log_l = moved(view, past, deal.hands, start, unknown, 40, weights, 1.0, rng)
+            assert log_l == log_likelihood(view, past, cards, weights)
+            assert sorted(canonical(c) for h in cards for c in h) == sorted(
+                canonical(c) for h in deal.hands for c in h
+            )
+            for other, row in enumerate(slots):
+                assert [len(h) for h in cards] == [len(h) for h in deal.hands]
+                for i, slot in enumerate(row):
+                    if slot is not None:
+                        assert cards[other][i] == slot == state.hands[other][i]
+            before.append(start)
+            after.append(log_l)
+    assert len(before) >= 12
+    climbed = sum(a > b for a, b in zip(after, before, strict=True))
+    assert climbed >= 0.8 * len(before), (before, after)  # about half if every move were kept
+    assert statistics.fmean(after) > statistics.fmean(before) + 4.0, (before, after)
+    bot = ISMCTSBot(iterations=1, particles=8, rejuvenate=3)
+    state = next(s for s in eval_positions(4, 21)[10:] if decisions(scout.view(s, s.turn)))
+    deals, cum = bot.sample(scout.view(state, state.turn), random.Random(1), 0.0)
+    assert len(deals) == 8 and cum == [float(k) for k in range(1, 9)], "weighted alike"
 
 
 def test_the_flip_is_decided_by_search_both_orientations_searched() -> None:

@@ -21,6 +21,7 @@ seat at the round's start against its reverse, by the hand features.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -244,6 +245,43 @@ def log_likelihood(
     return total
 
 
+def moved(
+    view: Mapping[str, Any],
+    past: Sequence[Decision],
+    hands: Sequence[Sequence[Card]],
+    log_l: float,
+    unknown: Sequence[tuple[int, int]],
+    steps: int,
+    weights: Sequence[float],
+    temperature: float,
+    rng: random.Random,
+) -> tuple[list[list[Card]], float]:
+    """``steps`` Metropolis–Hastings moves of a sampled deal towards the deals the opponents'
+    moves make likely: each move swaps the cards of two of the ``unknown`` slots (seat, index)
+    or turns one of them round (both symmetric: the deals are drawn uniformly), and is kept with
+    probability min(1, the likelihood ratio). Returns the hands and their log-likelihood
+    (``log_l``: the given hands')."""
+    cards = [list(h) for h in hands]
+    undo: tuple[tuple[int, int, Card], ...]
+    for _ in range(steps):
+        if len(unknown) >= 2 and rng.random() < 0.5:
+            (s1, i1), (s2, i2) = rng.sample(unknown, 2)
+            cards[s1][i1], cards[s2][i2] = cards[s2][i2], cards[s1][i1]
+            undo = ((s1, i1, cards[s2][i2]), (s2, i2, cards[s1][i1]))
+        else:
+            s1, i1 = unknown[rng.randrange(len(unknown))]
+            card = cards[s1][i1]
+            cards[s1][i1] = (card[1], card[0])
+            undo = ((s1, i1, card),)
+        new = log_likelihood(view, past, cards, weights, temperature)
+        if new >= log_l or rng.random() < math.exp(new - log_l):
+            log_l = new
+        else:
+            for seat, index, card in undo:
+                cards[seat][index] = card
+    return cards, log_l
+
+
 __all__ = [
     "TEMPERATURE",
     "Decision",
@@ -253,6 +291,7 @@ __all__ = [
     "fitting_inserts",
     "flipped",
     "log_likelihood",
+    "moved",
     "seat_view",
     "state_view",
 ]

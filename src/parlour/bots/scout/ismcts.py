@@ -36,7 +36,7 @@ from typing import Any
 
 from parlour.bots.scout import heuristic
 from parlour.bots.scout import net as net_module
-from parlour.bots.scout.determinize import determinize, scout_view
+from parlour.bots.scout.determinize import determinize, public_slots, scout_view
 from parlour.bots.scout.features import (
     HAND_FEATURES,
     EvalBot,
@@ -51,6 +51,7 @@ from parlour.bots.scout.inference import (
     fitting_inserts,
     flipped,
     log_likelihood,
+    moved,
     state_view,
 )
 from parlour.bots.scout.search import play_round_out, playout_move
@@ -294,7 +295,12 @@ class ISMCTSBot:
     keep the evaluation (they are positions of sampled deals, without the round's history
     that the network's input holds); ``playout_policy``: how every seat plays in the playouts,
     ``"fast"`` (:func:`~parlour.bots.scout.search.playout_policy`) or ``"model"`` (the opponent
-    model, :func:`model_rollout`: slower and closer to how the evaluation plays).
+    model, :func:`model_rollout`: slower and closer to how the evaluation plays);
+    ``temperature``: the opponent model's (in the tree, and in the inference unless
+    ``inference_temperature`` is given: a higher one trusts the opponents' past moves less);
+    ``rejuvenate``: after weighting, redraw the deals by their weights and move each by that
+    many Metropolis–Hastings steps towards the deals the opponents' moves make likely
+    (:func:`~parlour.bots.scout.inference.moved`; the deals are then weighted alike).
     """
 
     name = "ismcts"
@@ -319,6 +325,8 @@ class ISMCTSBot:
         net_file: str | None = None,
         net_temperature: float = 0.1,
         playout_policy: str = "fast",
+        inference_temperature: float | None = None,
+        rejuvenate: int = 0,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -343,6 +351,10 @@ class ISMCTSBot:
         self.root_top = root_top
         self.keep_scout_show = keep_scout_show
         self.temperature = temperature
+        self.rejuvenate = rejuvenate
+        self.inference_temperature = (
+            temperature if inference_temperature is None else inference_temperature
+        )
         self.exploration = exploration
         self.widening = widening
         self.bias = bias
@@ -443,7 +455,7 @@ class ISMCTSBot:
                 deal.turn = view["start_seat"]
             deals.append(deal)
             logs.append(
-                log_likelihood(view, past, deal.hands, self.weights, self.temperature)
+                log_likelihood(view, past, deal.hands, self.weights, self.inference_temperature)
                 if past
                 else 0.0
             )
@@ -455,12 +467,46 @@ class ISMCTSBot:
                 break
         if seat is not None:
             self.last_log_weights = list(logs)
+        if self.rejuvenate and past:
+            deals, logs = self.moved_deals(view, past, deals, logs, rng, start)
         top = max(logs)
         cum, total = [], 0.0
         for lw in logs:
             total += math.exp(lw - top)
             cum.append(total)
         return deals, cum
+
+    def moved_deals(
+        self,
+        view: Mapping[str, Any],
+        past: Sequence[Any],
+        deals: list[State],
+        logs: list[float],
+        rng: random.Random,
+        start: float,
+    ) -> tuple[list[State], list[float]]:
+        """The deals redrawn by their weights, each moved by :attr:`rejuvenate`
+        Metropolis–Hastings steps (in time mode only until two thirds of the budget), all
+        weighted alike."""
+        me = view["seat"]
+        slots = public_slots(scout_view(view))
+        unknown = [(s, i) for s, row in enumerate(slots) if s != me
+                   for i, slot in enumerate(row) if slot is None]  # fmt: skip
+        if not unknown:
+            return deals, logs
+        top = max(logs)
+        picks = rng.choices(range(len(deals)), weights=[math.exp(lw - top) for lw in logs],
+                            k=len(deals))  # fmt: skip
+        moved_deals = []
+        for i in picks:
+            deal = deals[i]
+            if self.iterations is not None or time.perf_counter() - start < self.budget_s * 2 / 3:
+                cards, _ = moved(view, past, deal.hands, logs[i], unknown, self.rejuvenate,
+                                 self.weights, self.inference_temperature, rng)  # fmt: skip
+                deal = deal.clone()
+                deal.hands = tuple(tuple(h) for h in cards)
+            moved_deals.append(deal)
+        return moved_deals, [0.0] * len(moved_deals)
 
     # -- one iteration ----------------------------------------------------------------------
 
