@@ -19,6 +19,7 @@ from parlour.bots.scout.features import dot, features, load_weights, plain_score
 from parlour.bots.scout.inference import fits
 from parlour.bots.scout.ismcts import model_options, model_rollout, model_rollout_py, plain_actions
 from parlour.bots.scout.search import (
+    compiled_round,
     play_round_out,
     play_round_out_py,
     playout_move,
@@ -165,19 +166,7 @@ def test_the_compiled_playout_leaves_unusual_positions_to_python() -> None:
         pytest.skip("the compiled playout is not built (the Python one plays every round)")
     state = next(s for s in positions() if len(s.hands) == 4 and s.active)
     rng = random.Random(1)
-    args = [
-        state.hands,
-        state.active,
-        state.owner,
-        state.turn,
-        state.scouts,
-        state.pending,
-        tuple(len(p) for p in state.piles),
-        state.chips,
-        0,
-        rng.random,
-        rng.randrange,
-    ]
+    args = [*(compiled_round(state, 0) or ()), rng.random, rng.randrange]
     for index, bad in [(0, state.hands[:2]), (1, [list(c) for c in state.active]),
                        (2, -1 if state.active else 9), (6, (1, 2)), (8, 7)]:  # fmt: skip
         assert search_module._ROLLOUT(*args[:index], bad, *args[index + 1 :]) is None
@@ -190,22 +179,7 @@ def test_the_compiled_model_playout_leaves_unusual_positions_to_python() -> None
     state = next(s for s in positions() if len(s.hands) == 4 and s.active)
     rng = random.Random(1)
     w = load_weights()
-    args = [
-        state.hands,
-        state.active,
-        state.owner,
-        state.turn,
-        state.scouts,
-        state.pending,
-        tuple(len(p) for p in state.piles),
-        state.chips,
-        0,
-        state.scout_show,
-        tuple(w),
-        1.0,
-        rng.random,
-        500,
-    ]
+    args = [*(compiled_round(state, 0) or ()), state.scout_show, tuple(w), 1.0, rng.random, 500]
     assert isinstance(ismcts_module._MODEL_ROLLOUT(*args), float)
     rng.seed(1)
     for index, bad in [(0, state.hands[:2]), (2, -1 if state.active else 9), (8, 7),

@@ -54,7 +54,7 @@ from parlour.bots.scout.inference import (
     moved,
     state_view,
 )
-from parlour.bots.scout.search import play_round_out, playout_move
+from parlour.bots.scout.search import compiled_round, play_round_out, playout_move
 from parlour.games.scout import Flip, Scout, ScoutShow, Show, State, apply, legal_actions
 from parlour.games.scout.actions import SCOUTS
 from parlour.games.scout.rules import legal_shows
@@ -147,7 +147,7 @@ def model_rollout_py(
     this function, compiled when it is built."""
     for _ in range(MODEL_PLAYOUT_MOVES):
         if state.results or state.phase != PLAY_PHASE:
-            return result_value(state, seat)
+            break
         mover = state.turn
         state = apply(state, mover, model_move(state, mover, weights, temperature, rng))
     if state.results or state.phase != PLAY_PHASE:
@@ -166,29 +166,11 @@ def model_rollout(
 ) -> float:
     """:func:`model_rollout_py`, played by the compiled playout (3+ players) when it is built:
     the same moves from the same draws."""
-    hands = state.hands
-    if (
-        _MODEL_ROLLOUT is not None
-        and len(hands) > 2
-        and not state.results
-        and state.phase == PLAY_PHASE
-    ):
+    if _MODEL_ROLLOUT is not None and (args := compiled_round(state, seat)) is not None:
         value: float | None = _MODEL_ROLLOUT(
-            hands,
-            state.active,
-            -1 if state.owner is None else state.owner,
-            state.turn,
-            state.scouts,
-            state.pending,
-            tuple(len(p) for p in state.piles),
-            state.chips,
-            seat,
-            state.scout_show,
-            tuple(weights),
-            float(temperature),
-            rng.random,
+            *args, state.scout_show, tuple(weights), float(temperature), rng.random,
             MODEL_PLAYOUT_MOVES,
-        )
+        )  # fmt: skip
         if value is not None:
             return value
     return model_rollout_py(state, seat, rng, weights, temperature)

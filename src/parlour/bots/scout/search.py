@@ -94,24 +94,22 @@ def play_round_out_py(state: State, seat: int, rng: random.Random) -> float:
 _ROLLOUT = None if heuristic.COMPILED_MODULE is None else heuristic.COMPILED_MODULE.rollout
 
 
+def compiled_round(state: State, seat: int) -> tuple[Any, ...] | None:
+    """The position as the compiled playouts take it (hands, active, owner or -1, turn, scouts,
+    pending, cards captured per seat, chips, ``seat``); ``None`` where they do not play (2
+    players, or the round over)."""
+    if len(state.hands) < 3 or state.results or state.phase != PLAY_PHASE:
+        return None
+    return (state.hands, state.active, -1 if state.owner is None else state.owner, state.turn,
+            state.scouts, state.pending, tuple(len(p) for p in state.piles), state.chips,
+            seat)  # fmt: skip
+
+
 def play_round_out(state: State, seat: int, rng: random.Random) -> float:
     """:func:`play_round_out_py`, played by the compiled playout (3+ players) when it is built:
     the searches spend most of their time here."""
-    hands = state.hands
-    if _ROLLOUT is not None and len(hands) > 2 and not state.results and state.phase == PLAY_PHASE:
-        value: float | None = _ROLLOUT(
-            hands,
-            state.active,
-            -1 if state.owner is None else state.owner,
-            state.turn,
-            state.scouts,
-            state.pending,
-            tuple(len(p) for p in state.piles),
-            state.chips,
-            seat,
-            rng.random,
-            rng.randrange,
-        )
+    if _ROLLOUT is not None and (args := compiled_round(state, seat)) is not None:
+        value: float | None = _ROLLOUT(*args, rng.random, rng.randrange)
         if value is not None:
             return value
     return play_round_out_py(state, seat, rng)
