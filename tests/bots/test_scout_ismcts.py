@@ -15,7 +15,14 @@ from parlour.bots.scout.determinize import public_slots, unseen_cards
 from parlour.bots.scout.features import EvalBot, load_weights
 from parlour.bots.scout.human import HumanLike
 from parlour.bots.scout.inference import decisions, log_likelihood, moved
-from parlour.bots.scout.ismcts import ROOT_TOP, ISMCTSBot, rollout, static_value
+from parlour.bots.scout.ismcts import (
+    ROOT_TOP,
+    ISMCTSBot,
+    effective_size,
+    rollout,
+    static_value,
+    tempered,
+)
 from parlour.bots.scout.net import load_net
 from parlour.cli.arena import play_game
 from parlour.games import scout
@@ -201,6 +208,40 @@ def test_moved_deals_keep_what_is_known_and_climb_towards_likely_deals() -> None
     state = next(s for s in eval_positions(4, 21)[10:] if decisions(scout.view(s, s.turn)))
     deals, cum = bot.sample(scout.view(state, state.turn), random.Random(1), 0.0)
     assert len(deals) == 8 and cum == [float(k) for k in range(1, 9)], "weighted alike"
+
+
+def test_a_floor_on_the_effective_sample_size_tempers_only_collapsed_weights() -> None:
+    """``tempered`` keeps weights whose effective sample size already reaches the floor, else
+    multiplies the log-weights by the largest β < 1 that reaches it (the order of the deals
+    kept); ``ISMCTSBot(min_ess=…)`` weights its deals so, and rejects a share outside (0, 1]."""
+    assert effective_size([0.0] * 8) == pytest.approx(8.0)
+    assert effective_size([0.0] + [-50.0] * 7) == pytest.approx(1.0)
+    flat_enough = [0.0, -0.1, -0.2, -0.3]
+    assert tempered(flat_enough, 0.5) == flat_enough
+    rng = random.Random(3)
+    for _ in range(20):
+        logs = [rng.gauss(0.0, 6.0) for _ in range(64)]
+        assert effective_size(logs) < 32  # collapsed: a few deals carry the weight
+        out = tempered(logs, 0.5)
+        beta = out[0] / logs[0]
+        assert 0 < beta < 1 and out == pytest.approx([beta * lw for lw in logs])
+        assert 32 <= effective_size(out) <= 32.5  # the floor, and not much flatter
+        assert sorted(range(64), key=out.__getitem__) == sorted(range(64), key=logs.__getitem__)
+    state = next(s for s in eval_positions(4, 21)[16:] if decisions(scout.view(s, s.turn)))
+    view = scout.view(state, state.turn)
+    bot = ISMCTSBot(iterations=1, particles=64, min_ess=0.5)
+    deals, cum = bot.sample(view, random.Random(1), 0.0)
+    assert len(deals) == 64
+    raw = bot.last_log_weights
+    assert len(set(raw)) > 1 and effective_size(raw) < 32, "the raw weights collapse here"
+    weights = [b - a for a, b in zip([0.0, *cum], cum, strict=False)]
+    assert sum(weights) ** 2 / sum(w * w for w in weights) == pytest.approx(
+        effective_size(tempered(raw, 0.5))
+    )
+    with pytest.raises(ValueError, match="min_ess"):
+        ISMCTSBot(min_ess=0.0)
+    with pytest.raises(ValueError, match="min_ess"):
+        ISMCTSBot(min_ess=1.5)
 
 
 def test_the_flip_is_decided_by_search_both_orientations_searched() -> None:

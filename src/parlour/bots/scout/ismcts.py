@@ -251,6 +251,30 @@ def static_value(state: State, seat: int, hand_weights: Sequence[float]) -> floa
     return values[seat] - sum(others) / len(others)
 
 
+def effective_size(logs: Sequence[float]) -> float:
+    """The effective sample size of weights given by their logarithms: (Σw)² / Σw²."""
+    top = max(logs)
+    weights = [math.exp(lw - top) for lw in logs]
+    return sum(weights) ** 2 / sum(w * w for w in weights)
+
+
+def tempered(logs: Sequence[float], share: float, steps: int = 30) -> list[float]:
+    """``logs`` multiplied by the largest factor β ≤ 1 whose weights keep an effective sample
+    size of at least ``share`` of their number (β = 1: ``logs`` as they are; the weights'
+    order is kept). The effective size falls as β grows, so β is found by bisection."""
+    need = share * len(logs)
+    if effective_size(logs) >= need:
+        return list(logs)
+    low, high = 0.0, 1.0  # effective_size at low ≥ need > at high
+    for _ in range(steps):
+        mid = (low + high) / 2
+        if effective_size([mid * lw for lw in logs]) >= need:
+            low = mid
+        else:
+            high = mid
+    return [low * lw for lw in logs]
+
+
 def with_hand(state: State, seat: int, hand: Sequence[tuple[int, int]]) -> State:
     """``state`` with ``seat``'s hand replaced."""
     new = state.clone()
@@ -282,7 +306,11 @@ class ISMCTSBot:
     ``inference_temperature`` is given: a higher one trusts the opponents' past moves less);
     ``rejuvenate``: after weighting, redraw the deals by their weights and move each by that
     many Metropolis–Hastings steps towards the deals the opponents' moves make likely
-    (:func:`~parlour.bots.scout.inference.moved`; the deals are then weighted alike).
+    (:func:`~parlour.bots.scout.inference.moved`; the deals are then weighted alike);
+    ``min_ess``: the least effective sample size of the weighted deals, as a share of them
+    (``None``: no floor): where the opponents' moves would put nearly all the weight on a few
+    deals, their log-likelihoods are tempered, multiplied by the largest factor ≤ 1 that keeps
+    this many (:func:`tempered`).
     """
 
     name = "ismcts"
@@ -309,9 +337,13 @@ class ISMCTSBot:
         playout_policy: str = "fast",
         inference_temperature: float | None = None,
         rejuvenate: int = 0,
+        min_ess: float | None = None,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
+        if min_ess is not None and not 0 < min_ess <= 1:
+            raise ValueError(f"min_ess is a share above 0 and at most 1, not {min_ess!r}")
+        self.min_ess = min_ess
         if prior not in ("eval", "net"):
             raise ValueError(f"prior is 'eval' or 'net', not {prior!r}")
         self.net = None
@@ -451,6 +483,8 @@ class ISMCTSBot:
             self.last_log_weights = list(logs)
         if self.rejuvenate and past:
             deals, logs = self.moved_deals(view, past, deals, logs, rng, start)
+        elif self.min_ess is not None and past:
+            logs = tempered(logs, self.min_ess)
         top = max(logs)
         cum, total = [], 0.0
         for lw in logs:
@@ -568,4 +602,13 @@ class ISMCTSBot:
         return best
 
 
-__all__ = ["ISMCTSBot", "Node", "model_move", "result_value", "rollout", "static_value"]
+__all__ = [
+    "ISMCTSBot",
+    "Node",
+    "effective_size",
+    "model_move",
+    "result_value",
+    "rollout",
+    "static_value",
+    "tempered",
+]
