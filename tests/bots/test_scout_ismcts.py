@@ -93,6 +93,42 @@ def test_ismcts_spec_forms_and_levels() -> None:
             make_bot("scout", bad)
 
 
+def test_search_settings_follow_the_budget_after_slashes() -> None:
+    """``ismcts:it=N/name=value…`` (and a level's ``expert:it=N/…`` or ``expert:/…``) build the
+    search with those settings; an unknown, repeated or ill-typed setting is a clear error."""
+    bot = make_bot("scout", "ismcts:it=30/particles=256/min_ess=0.5/inference=false")
+    assert isinstance(bot, ISMCTSBot)
+    assert (bot.iterations, bot.particles, bot.min_ess, bot.inference) == (30, 256, 0.5, False)
+    timed = make_bot("scout", "ismcts:0.5/temperature=2")
+    assert isinstance(timed, ISMCTSBot) and (timed.budget_s, timed.temperature) == (0.5, 2.0)
+    level = make_bot("scout", "expert:it=40/min_ess=0.25")
+    assert isinstance(level, HumanLike) and isinstance(level.bot, ISMCTSBot)
+    assert (level.bot.iterations, level.bot.min_ess) == (40, 0.25)
+    untimed = make_bot("scout", "hard:/particles=128")
+    assert isinstance(untimed, HumanLike) and isinstance(untimed.bot, ISMCTSBot)
+    assert (untimed.bot.budget_s, untimed.bot.iterations, untimed.bot.particles) == (0.3, None, 128)
+    for bad, words in (
+        ("ismcts:it=30/colour=red", "unknown search setting 'colour=red'"),
+        ("ismcts:it=30/particles", "unknown search setting 'particles'"),
+        ("ismcts:it=30/particles=many", "particles takes a whole number"),
+        ("ismcts:it=30/min_ess=lots", "min_ess takes a number"),
+        ("ismcts:it=30/inference=maybe", "inference is true or false"),
+        ("ismcts:it=30/particles=2/particles=3", "given twice"),
+        ("ismcts:it=30/min_ess=2", "min_ess is a share"),
+        ("ismcts:it=30/playout_policy=slow", "playout_policy is 'fast' or 'model'"),
+        ("expert:0.5/min_ess=0.5", "takes it=N and settings"),
+    ):
+        with pytest.raises(ValueError, match=words) as caught:
+            make_bot("scout", bad)
+        assert repr(bad) in str(caught.value), "the error names the spec"
+    game = play_game("scout", 3, ["a", "b", "c"], 8, 0, bots=[
+        make_bot("scout", "ismcts:it=20/particles=16/min_ess=0.5"),
+        make_bot("scout", "expert:it=20/inference=false"),
+        make_bot("scout", "medium"),
+    ])  # fmt: skip
+    assert len(game.scores) == 3
+
+
 def test_ismcts_deals_hold_only_cards_the_seat_cannot_have_seen() -> None:
     rng = random.Random(2)
     checked = 0

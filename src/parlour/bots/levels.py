@@ -7,10 +7,13 @@ weights, ``parlour.bots.scout.features``), ``net[:temperature]`` (the policy net
 ``parlour.bots.scout.net``: its most likely move, or a draw at that temperature),
 ``ismcts:0.3`` (information-set search with
 inference, ``parlour.bots.scout.ismcts``; seconds per move, or ``ismcts:it=400``: iterations
-per move, reproducible), ``flat:0.25`` (the flat Monte Carlo search of before issue 11's search
-part, ``parlour.bots.scout.search``; ``search:0.25`` is the same bot), or a level: ``beginner``,
+per move, reproducible; further settings of ``ISMCTSBot`` after slashes, e.g.
+``ismcts:it=2200/particles=256/min_ess=0.5``: :data:`SEARCH_OPTIONS`), ``flat:0.25`` (the
+flat Monte Carlo search of before issue 11's search part, ``parlour.bots.scout.search``;
+``search:0.25`` is the same bot), or a level: ``beginner``,
 ``easy``, ``medium``, ``hard``, ``expert`` (``hard:it=650``, ``expert:it=2200``: the level's
-search with an iteration budget instead of its time, for reproducible arena runs).
+search with an iteration budget instead of its time, for reproducible arena runs; settings may
+follow as for ``ismcts``: ``expert:it=2200/min_ess=0.5``).
 """
 
 from __future__ import annotations
@@ -51,6 +54,26 @@ SCOUT_LEVELS = {
 """What each level plays in SCOUT (Expert thinks at most 1 s per move on one core); every level
 also keeps its Scout & Show on its first move of a round unless it gains clearly
 (:mod:`parlour.bots.scout.human`)."""
+
+
+SEARCH_OPTIONS = {
+    "particles": int,
+    "inference": bool,
+    "min_ess": float,
+    "temperature": float,
+    "inference_temperature": float,
+    "rejuvenate": int,
+    "exploration": float,
+    "widening": float,
+    "bias": float,
+    "plies": int,
+    "root_top": int,
+    "playout_policy": str,
+    "prior": str,
+}
+"""The settings of :class:`~parlour.bots.scout.ismcts.ISMCTSBot` a spec may give after its
+budget, ``name=value`` separated by slashes (``true``/``false`` for the yes-or-no ones), and
+the type each takes."""
 
 
 BOTS = {
@@ -135,8 +158,12 @@ def scout_bot(spec: str) -> Bot:
     """SCOUT's bot named by ``spec`` (see the module docstring); raises ``ValueError`` for an
     unknown name or parameter."""
     name, _, param = spec.partition(":")
-    if name in ("hard", "expert") and param.startswith("it="):
-        return HumanLike(_ismcts(spec, param))  # the level with an iteration budget
+    if name in ("hard", "expert") and param:  # the level with an iteration budget or settings
+        budget, _, options = param.partition("/")
+        if budget and not budget.startswith("it="):
+            raise ValueError(f"level {name!r} takes it=N and settings, not {budget!r}: {spec!r}")
+        seconds = SCOUT_LEVELS[name].partition(":")[2]
+        return HumanLike(_ismcts(spec, f"{budget or seconds}/{options}" if options else budget))
     if name in SCOUT_LEVELS:
         if param:
             raise ValueError(f"level {name!r} takes no parameter")
@@ -169,7 +196,8 @@ def scout_bot(spec: str) -> Bot:
         return NetBot(temperature=value or 0.0)
     raise ValueError(
         f"unknown bot {spec!r}; use random, greedy, oneply, heuristic[:noise], eval[:noise], "
-        f"net[:temperature], ismcts[:seconds|:it=N], flat[:seconds|:d=N] (= search) or a level "
+        f"net[:temperature], ismcts[:seconds|:it=N][/setting=value…], flat[:seconds|:d=N] "
+        f"(= search) or a level "
         f"({', '.join(LEVELS)})"
     )
 
@@ -183,16 +211,55 @@ def _flat(spec: str, param: str) -> Bot:
 
 
 def _ismcts(spec: str, param: str) -> Bot:
-    # ``ismcts``, ``ismcts:0.3`` (seconds per move) or ``ismcts:it=400`` (iterations per move).
-    if param.startswith("it="):
-        count = param[3:]
+    # ``ismcts``, ``ismcts:0.3`` (seconds per move) or ``ismcts:it=400`` (iterations per move),
+    # either followed by ``/name=value`` settings (SEARCH_OPTIONS).
+    budget, *options = param.split("/")
+    settings = _search_settings(spec, options)
+    if budget.startswith("it="):
+        count = budget[3:]
         if not count.isdigit() or int(count) < 1:
             raise ValueError(f"iterations must be a whole number ≥ 1 in bot spec {spec!r}")
-        return ISMCTSBot(iterations=int(count))
+        return _search_bot(spec, iterations=int(count), **settings)
     try:
-        seconds = float(param) if param else 0.3
+        seconds = float(budget) if budget else 0.3
     except ValueError:
-        raise ValueError(f"bad parameter {param!r} in bot spec {spec!r}") from None
+        raise ValueError(f"bad parameter {budget!r} in bot spec {spec!r}") from None
     if not 0 < seconds <= 60:
         raise ValueError(f"seconds per move must be above 0 and at most 60: {spec!r}")
-    return ISMCTSBot(seconds)
+    return _search_bot(spec, seconds, **settings)
+
+
+def _search_settings(spec: str, options: list[str]) -> dict[str, Any]:
+    # ``name=value`` settings of the search, typed by SEARCH_OPTIONS; ValueError for others.
+    settings: dict[str, Any] = {}
+    for option in options:
+        key, eq, text = option.partition("=")
+        kind = SEARCH_OPTIONS.get(key)
+        if kind is None or not eq:
+            raise ValueError(
+                f"unknown search setting {option!r} in bot spec {spec!r}; use name=value with "
+                f"name one of {', '.join(SEARCH_OPTIONS)}"
+            )
+        if key in settings:
+            raise ValueError(f"search setting {key!r} given twice in bot spec {spec!r}")
+        if kind is bool:
+            if text not in ("true", "false"):
+                raise ValueError(f"{key} is true or false, not {text!r}, in bot spec {spec!r}")
+            settings[key] = text == "true"
+            continue
+        try:
+            settings[key] = kind(text)
+        except ValueError:
+            raise ValueError(
+                f"{key} takes {'a whole number' if kind is int else 'a number'}, not {text!r}, "
+                f"in bot spec {spec!r}"
+            ) from None
+    return settings
+
+
+def _search_bot(spec: str, *args: Any, **settings: Any) -> Bot:
+    # ISMCTSBot with the spec's settings; its own ValueErrors name the spec.
+    try:
+        return ISMCTSBot(*args, **settings)
+    except ValueError as error:
+        raise ValueError(f"{error} in bot spec {spec!r}") from None
