@@ -9,6 +9,11 @@ against the other seats with its standard error.
     python bench/scout_search_variants.py --deals 10 --workers 2 \\
         'base={"iterations": 650}' 'short={"iterations": 650, "plies": 8}'
 
+``--last-round``: the game's rounds but the last are played once per deal by four of the
+``--opponent`` bots (the same standings for every variant and seat), then each variant plays
+the last round from them; it reports the share of games won and the last round's points minus
+the others' mean: the screen for ``"objective": "win"``, which only changes the last round.
+
 A diagnostic, with ``--round`` only: ``"omniscient": true`` among a variant's settings makes it
 search the true deal in the play phase instead of sampled ones (it sees every hand: the most any
 inference could give the search).
@@ -82,14 +87,58 @@ def first_round(
     return share, mine - statistics.fmean(others)
 
 
-def task(args: tuple[str, dict[str, Any], str, int, int, int, bool]) -> tuple[str, float, float]:
-    """One game (or its first round): (variant, its win share, its score minus the others'
-    mean)."""
+def before_last_round(args: tuple[str, int, int]) -> scout.State:
+    """Deal ``deal``'s game played by ``players`` ``opponent`` bots up to its last round."""
+    opponent, players, deal = args
+    state = scout.new_state({"players": players}, deal)
+    bots = [make_bot("scout", opponent) for _ in range(players)]
+    rngs = [random.Random(f"{deal}:prefix:{i}") for i in range(players)]
+    while state.round < state.options.rounds - 1:
+        seat = scout.to_act(state)[0]
+        legal = scout.legal_actions(state, seat)
+        action = bots[seat].choose(scout.view(state, seat), legal, rngs[seat])
+        state = scout.apply(state, seat, action)
+    return state
+
+
+def last_round(
+    bots: list[Bot], state: scout.State, deal: int, rotation: int
+) -> tuple[float, float]:
+    """The last round from ``state`` (lineup entry ``i`` in seat ``(i + rotation) % players``):
+    entry 0's share of the game's win and its last round's points minus the others' mean."""
+    players = len(state.hands)
+    seats = [(i + rotation) % players for i in range(players)]
+    by_seat = {seat: i for i, seat in enumerate(seats)}
+    rngs = [random.Random(f"{deal}:{rotation}:{i}:last") for i in range(players)]
+    while scout.outcome(state) is None:
+        seat = scout.to_act(state)[0]
+        entry = by_seat[seat]
+        legal = scout.legal_actions(state, seat)
+        state = scout.apply(
+            state, seat, bots[entry].choose(scout.view(state, seat), legal, rngs[entry])
+        )
+    result = scout.outcome(state)
+    assert result is not None
+    winners = result["winners"]
+    share = 1 / len(winners) if seats[0] in winners else 0.0
+    points = [s.points for s in state.results[-1].seats]
+    others = [p for i, p in enumerate(points) if i != seats[0]]
+    return share, points[seats[0]] - statistics.fmean(others)
+
+
+def task(
+    args: tuple[str, dict[str, Any], str, int, int, int, bool | scout.State],
+) -> tuple[str, float, float]:
+    """One game (or its first round, or its last from a given state): (variant, its win share,
+    its score minus the others' mean)."""
     name, kwargs, opponent, players, deal, rotation, round_only = args
     settings = dict(kwargs)
     searcher = (Omniscient if settings.pop("omniscient", False) else ISMCTSBot)(**settings)
     bots: list[Bot] = [HumanLike(searcher)]
     bots += [make_bot("scout", opponent) for _ in range(players - 1)]
+    if isinstance(round_only, scout.State):
+        share, diff = last_round(bots, round_only, deal, rotation)
+        return name, share, diff
     if round_only:
         omniscient = searcher if isinstance(searcher, Omniscient) else None
         share, diff = first_round(bots, players, deal, rotation, omniscient)
@@ -117,7 +166,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--round", action="store_true", help="play only each deal's first round (cheaper)"
     )
+    parser.add_argument(
+        "--last-round",
+        action="store_true",
+        help="play the rounds before the last by --opponent bots, then each variant the last",
+    )
     args = parser.parse_args(argv)
+    if args.round and args.last_round:
+        parser.error("--round and --last-round exclude each other")
     variants = {}
     for spec in args.variants:
         name, _, kwargs = spec.partition("=")
@@ -126,19 +182,21 @@ def main(argv: list[str] | None = None) -> None:
         if settings.pop("omniscient", False) and not args.round:
             parser.error("an omniscient variant plays first rounds only (--round)")
         ISMCTSBot(**settings)  # fail early on a bad keyword
-    tasks = [
-        (name, kw, args.opponent, args.players, args.seed + d, r, args.round)
-        for d in range(args.deals)
-        for r in range(args.players)
-        for name, kw in variants.items()
-    ]
+    deals = [args.seed + d for d in range(args.deals)]
+    with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
+        mode: list[bool | scout.State] = [args.round] * len(deals)
+        if args.last_round:
+            mode = list(pool.map(before_last_round,
+                                 [(args.opponent, args.players, d) for d in deals]))  # fmt: skip
+        tasks = [
+            (name, kw, args.opponent, args.players, deal, r, mode[i])
+            for i, deal in enumerate(deals)
+            for r in range(args.players)
+            for name, kw in variants.items()
+        ]
+        results = list(pool.map(task, tasks, chunksize=1))
     wins: dict[str, list[float]] = {n: [] for n in variants}
     diffs: dict[str, list[float]] = {n: [] for n in variants}
-    if args.workers <= 1:
-        results = [task(t) for t in tasks]
-    else:
-        with ProcessPoolExecutor(max_workers=args.workers) as pool:
-            results = list(pool.map(task, tasks, chunksize=1))
     for name, win, diff in results:  # in task order: paired by deal and seat
         wins[name].append(win)
         diffs[name].append(diff)
@@ -148,7 +206,7 @@ def main(argv: list[str] | None = None) -> None:
         low, high = wilson(sum(wins[name]), n)
         se = statistics.stdev(diffs[name]) / math.sqrt(n) if n > 1 else float("nan")
         print(
-            f"{name}: {n} games vs 3 × {args.opponent}, wins {sum(wins[name]) / n:.1%} "
+            f"{name}: {n} games vs {args.players - 1} × {args.opponent}, wins {sum(wins[name]) / n:.1%} "
             f"({low:.1%}–{high:.1%}), score diff {statistics.fmean(diffs[name]):+.2f} ± {se:.2f}"
             + (f"; paired vs {first}: {paired(diffs[name], diffs[first])}" if name != first else "")
         )

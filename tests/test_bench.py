@@ -61,3 +61,23 @@ def test_search_variants_screen_pairs_variants_on_the_same_rounds(
     assert lines[1].startswith("b: 4 games") and "paired vs a: " in lines[1]
     with pytest.raises(TypeError):
         scout_search_variants.main(["--deals", "1", 'bad={"no_such_option": 1}'])
+
+
+def test_the_last_round_screen_starts_every_variant_from_the_same_standings(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--last-round``: the rounds before the last are played once per deal, so two copies of
+    one variant play the same last rounds (paired difference exactly 0)."""
+    from bench import scout_search_variants
+
+    variant = '{"iterations": 3, "objective": "win"}'
+    scout_search_variants.main(
+        ["--last-round", "--players", "3", "--deals", "1", "--workers", "1",
+         f"a={variant}", f"b={variant}", 'c={"iterations": 3}']
+    )  # fmt: skip
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 3
+    assert lines[0].startswith("a: 3 games vs 2 × medium, wins ")
+    assert "paired vs a: +0.00 ± 0.00" in lines[1]
+    with pytest.raises(SystemExit):
+        scout_search_variants.main(["--round", "--last-round", "a={}"])

@@ -17,6 +17,7 @@ from parlour.bots.scout.human import HumanLike
 from parlour.bots.scout.inference import decisions, log_likelihood, moved
 from parlour.bots.scout.ismcts import (
     ROOT_TOP,
+    SCALE,
     ISMCTSBot,
     effective_size,
     rollout,
@@ -278,6 +279,34 @@ def test_a_floor_on_the_effective_sample_size_tempers_only_collapsed_weights() -
         ISMCTSBot(min_ess=0.0)
     with pytest.raises(ValueError, match="min_ess"):
         ISMCTSBot(min_ess=1.5)
+
+
+def test_the_win_objective_values_the_last_round_by_the_share_of_the_game_won() -> None:
+    """``ISMCTSBot(objective="win")``: in the game's last round every root mean is a share of
+    the win × SCALE (from 0 to SCALE), taken with the game's totals; earlier rounds keep the
+    points; whole games play legal moves; another objective is an error."""
+    states = [s for s in eval_positions(3, 31, rounds=3) if s.phase == PLAY_PHASE]
+    last = [s for s in states if s.round == 2 and len(scout.legal_actions(s, s.turn)) > 2]
+    first = [s for s in states if s.round == 0 and len(scout.legal_actions(s, s.turn)) > 2]
+    assert last and first
+    bot = ISMCTSBot(iterations=200, objective="win")
+    for state in last[:4]:
+        view = scout.view(state, state.turn)
+        bot.choose(view, scout.legal_actions(state, state.turn), random.Random(2))
+        assert bot.totals == tuple(state.totals) and any(state.totals)
+        assert all(0 <= m <= SCALE for m in bot.last_means.values()), bot.last_means
+    spread = []
+    for state in first[:4]:
+        view = scout.view(state, state.turn)
+        bot.choose(view, scout.legal_actions(state, state.turn), random.Random(2))
+        assert bot.totals is None
+        spread.extend(bot.last_means.values())
+    assert min(spread) < 0, "round points minus the others' mean, not a share"
+    small = ISMCTSBot(iterations=40, objective="win")
+    result = play([HumanLike(small), make_bot("scout", "medium"), make_bot("scout", "medium")], 4)
+    assert len(result["scores"]) == 3
+    with pytest.raises(ValueError, match="objective"):
+        ISMCTSBot(objective="fun")
 
 
 def test_the_flip_is_decided_by_search_both_orientations_searched() -> None:

@@ -20,6 +20,7 @@ from parlour.bots.scout.inference import fits
 from parlour.bots.scout.ismcts import model_options, model_rollout, model_rollout_py, plain_actions
 from parlour.bots.scout.search import (
     compiled_round,
+    end_value,
     play_round_out,
     play_round_out_py,
     playout_move,
@@ -140,6 +141,49 @@ def test_a_whole_playout_is_the_python_one_value_and_draws() -> None:
     assert played > 1000
 
 
+def test_the_value_of_a_rounds_end_is_points_or_a_share_of_the_win() -> None:
+    """Without totals, the seat's points minus the others' mean; with the game's totals before
+    the last round, its share of the win (S6: the highest total wins, equal totals share)."""
+    assert end_value([3, -2, 5, 0], 0) == 3 - 1.0
+    assert end_value([3, -2, 5, 0], 1, (10, 20, 0, 0)) == 1.0  # 18 beats 13, 5 and 0
+    assert end_value([3, -2, 5, 0], 0, (10, 20, 0, 0)) == 0.0
+    assert end_value([3, -2, 5, 0], 0, (15, 20, 0, 0)) == 0.5  # 18 and 18 share
+    assert end_value([1, 1, 1], 2, (0, 0, 0)) == 1 / 3
+
+
+@pytest.mark.parametrize("model", [False, True], ids=["fast", "model"])
+def test_a_playout_to_the_games_end_gives_the_share_of_the_win_as_python_does(
+    model: bool,
+) -> None:
+    """With totals (``ISMCTSBot(objective="win")`` in the last round) both compiled playouts
+    give the Python one's value and draws; the shares of every seat from the same draws sum to
+    1 (the fast playout plays alike whoever asks), and ties are shared."""
+    rng = random.Random(11)
+    shipped = load_weights()
+    shares, tied = 0, 0
+    for state in positions()[::3]:
+        players = len(state.hands)
+        totals = tuple(rng.randrange(-6, 7) for _ in range(players))
+        for seed in range(2):
+            values = []
+            for seat in range(players):
+                fast, plain = random.Random(seed), random.Random(seed)
+                if model:
+                    value = model_rollout(state, seat, fast, shipped, 1.0, totals)
+                    python = model_rollout_py(state, seat, plain, shipped, 1.0, totals)
+                else:
+                    value = play_round_out(state, seat, fast, totals)
+                    python = play_round_out_py(state, seat, plain, totals)
+                assert value.hex() == python.hex()
+                assert fast.getstate() == plain.getstate()
+                values.append(value)
+            if not model:
+                assert sum(values) == pytest.approx(1.0)
+                shares += 1
+                tied += 0 < max(values) < 1
+    assert model or (shares > 100 and tied > 0)
+
+
 def test_a_whole_model_playout_is_the_python_one_value_and_draws() -> None:
     """The playouts by the opponent model (``ISMCTSBot(playout_policy="model")``): compiled
     (3+ players, when built), the same value and draws as :func:`model_rollout_py`, with the
@@ -170,6 +214,8 @@ def test_the_compiled_playout_leaves_unusual_positions_to_python() -> None:
     for index, bad in [(0, state.hands[:2]), (1, [list(c) for c in state.active]),
                        (2, -1 if state.active else 9), (6, (1, 2)), (8, 7)]:  # fmt: skip
         assert search_module._ROLLOUT(*args[:index], bad, *args[index + 1 :]) is None
+    for totals in ((1, 2, 3), (1, 2, 3, 4.0), [1, 2, 3, 4], (1, 2, 3, 10**6)):
+        assert search_module._ROLLOUT(*args, totals) is None  # not one small int per seat
     assert rng.getstate() == random.Random(1).getstate()
 
 
@@ -186,4 +232,6 @@ def test_the_compiled_model_playout_leaves_unusual_positions_to_python() -> None
                        (9, state.scout_show[:3]), (9, (1, 0, 0, 1)), (10, tuple(w)[:5]),
                        (10, (1,) * len(w)), (11, 1), (13, -1), (13, 2.0)]:  # fmt: skip
         assert ismcts_module._MODEL_ROLLOUT(*args[:index], bad, *args[index + 1 :]) is None
+    for totals in ((1, 2, 3), (1, 2, 3, 4.0), [1, 2, 3, 4]):
+        assert ismcts_module._MODEL_ROLLOUT(*args, totals) is None
     assert rng.getstate() == random.Random(1).getstate()

@@ -70,6 +70,7 @@ SEARCH_OPTIONS = {
     "root_top": int,
     "playout_policy": str,
     "prior": str,
+    "objective": str,
 }
 """The settings of :class:`~parlour.bots.scout.ismcts.ISMCTSBot` a spec may give after its
 budget, ``name=value`` separated by slashes (``true``/``false`` for the yes-or-no ones), and

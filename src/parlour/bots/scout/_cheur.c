@@ -12,7 +12,7 @@
 
 #include "_cheur.h"
 
-#define ABI 5
+#define ABI 6
 
 static PyObject *shape_fallback = NULL;
 static PyObject *follow_fallback = NULL;
@@ -197,10 +197,10 @@ static PyMethodDef methods[] = {
      "list[float] | None"},
     {"model_rollout", (PyCFunction)(void (*)(void))cheur_model_rollout, METH_FASTCALL,
      "model_rollout(hands, active, owner, turn, scouts, pending, piles, chips, seat, scout_show, "
-     "w, temperature, random, moves) -> float | None"},
+     "w, temperature, random, moves[, totals]) -> float | None"},
     {"rollout", (PyCFunction)(void (*)(void))cheur_rollout, METH_FASTCALL,
      "rollout(hands, active, owner, turn, scouts, pending, piles, chips, seat, random, "
-     "randrange) -> float | None"},
+     "randrange[, totals]) -> float | None"},
     {"hand_shape", (PyCFunction)(void (*)(void))hand_shape, METH_FASTCALL,
      "hand_shape(values, set_bonus=1.25) -> (groups, lone, best, measure)"},
     {"best_following_show", (PyCFunction)(void (*)(void))best_following_show, METH_FASTCALL,

@@ -37,6 +37,7 @@ def rollout(
     seat: int,
     random: Callable[[], float],
     randrange: Callable[[int], int],
+    totals: tuple[int, ...] | None = None,
 ) -> float | None: ...
 def model_rollout(
     hands: tuple[tuple[tuple[int, int], ...], ...],
@@ -53,6 +54,7 @@ def model_rollout(
     temperature: float,
     random: Callable[[], float],
     moves: int,
+    totals: tuple[int, ...] | None = None,
 ) -> float | None: ...
 def plain_scores(
     hand: tuple[int, ...],

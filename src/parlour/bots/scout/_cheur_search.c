@@ -134,23 +134,53 @@ static PyObject *round_value(const Round *r, long seat) {
     return PyFloat_FromDouble((double)points[seat] - (double)others / (double)(r->players - 1));
 }
 
+/* With the game's totals before this round (`totals`, per seat) and this round's points (S14):
+ * `seat`'s share of the game's win (1 / the number of seats on the highest total, if it is one
+ * of them, else 0; S6), as a float. */
+static PyObject *round_win(const Round *r, long seat, const long *totals) {
+    long final[MAX_SEATS], best = LONG_MIN, on_best = 0;
+    for (Py_ssize_t s = 0; s < r->players; s++) {
+        final[s] = totals[s] + r->piles[s] + r->chips[s] +
+                   (s == r->exempt ? 0 : -(long)r->hands[s].n);
+        if (final[s] > best) best = final[s];
+    }
+    for (Py_ssize_t s = 0; s < r->players; s++) on_best += final[s] == best;
+    return PyFloat_FromDouble(final[seat] == best ? 1.0 / (double)on_best : 0.0);
+}
+
+/* An optional `totals` argument (None, or one small int per seat) into t[0..players); *given
+ * says which. 0 for anything else. */
+static int read_totals(PyObject *totals, Py_ssize_t players, long *t, int *given) {
+    *given = totals != Py_None;
+    return !*given || read_ints(totals, t, players);
+}
+
+/* The value a playout ends in: round_value, or round_win with the totals t if they were given. */
+static PyObject *end_value(const Round *r, long seat, int given, const long *t) {
+    return given ? round_win(r, seat, t) : round_value(r, seat);
+}
+
 /* search.play_round_out for 3+ players: from the position given, every seat plays
  * search.playout_move (the longest Show with probability 0.85 when it could also scout, a random
  * one among equals; else a random plain Scout, its card put beside a number within one of it
  * when there is such a place) and the engine applies it (rules._apply_show, _apply_scout,
- * _end_round), to the round's end. Returns `seat`'s round points minus the other seats' mean;
- * None for input it does not take. Arguments: hands (per seat a tuple of (up, down) cards),
- * active, owner (-1 for none), turn, scouts, pending, piles (cards captured per seat), chips,
- * seat, random, randrange (the generator's bound methods). */
+ * _end_round), to the round's end. Returns `seat`'s round points minus the other seats' mean
+ * (or, given the game's totals before the round, its share of the game's win: round_win); None
+ * for input it does not take. Arguments: hands (per seat a tuple of (up, down) cards), active,
+ * owner (-1 for none), turn, scouts, pending, piles (cards captured per seat), chips, seat,
+ * random, randrange (the generator's bound methods), and optionally totals (or None). */
 PyObject *cheur_rollout(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     Round r; /* on the stack: a draw may let another thread in here */
     long seat;
-    if (nargs != 11) {
+    if (nargs != 11 && nargs != 12) {
         PyErr_SetString(PyExc_TypeError, "rollout(hands, active, owner, turn, scouts, pending, "
-                                         "piles, chips, seat, random, randrange)");
+                                         "piles, chips, seat, random, randrange[, totals])");
         return NULL;
     }
-    if (!read_round(args, &r) || !read_long(args[8], &seat) || seat < 0 || seat >= r.players)
+    long totals[MAX_SEATS];
+    int given;
+    if (!read_round(args, &r) || !read_long(args[8], &seat) || seat < 0 || seat >= r.players ||
+        !read_totals(nargs == 12 ? args[11] : Py_None, r.players, totals, &given))
         Py_RETURN_NONE;
     PyObject *random = args[9], *randrange = args[10];
     Py_ssize_t starts[MAX_CARDS];
@@ -219,7 +249,7 @@ PyObject *cheur_rollout(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         }
         if (round_scout(&r, left, rotate, insert)) break;
     }
-    return round_value(&r, seat);
+    return end_value(&r, seat, given, totals);
 }
 
 /* ---- the opponent model's scores (parlour.bots.scout.features.plain_scores) -------------- */
@@ -390,22 +420,24 @@ unusual:
  * it does not take. After `moves` moves a round still going is valued as it stands (cards
  * captured + chips - cards in hand per seat). Arguments: the playout's first 9 (see rollout),
  * scout_show (per seat, kept or not), w (the 14 weights), temperature, random (the
- * generator's bound method), moves. */
+ * generator's bound method), moves, and optionally totals (or None: as in rollout). */
 PyObject *cheur_model_rollout(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     Round r;
     long seat, opp[MAX_SEATS], starts[MAX_OPTIONS], lengths[MAX_OPTIONS];
     double w[N_FEATURES], kept[MAX_SEATS], cum[MAX_OPTIONS];
-    long moves;
-    if (nargs != 14) {
+    long moves, totals[MAX_SEATS];
+    int given;
+    if (nargs != 14 && nargs != 15) {
         PyErr_SetString(PyExc_TypeError, "model_rollout(hands, active, owner, turn, scouts, "
                                          "pending, piles, chips, seat, scout_show, w, "
-                                         "temperature, random, moves)");
+                                         "temperature, random, moves[, totals])");
         return NULL;
     }
     if (!read_round(args, &r) || !read_long(args[8], &seat) || seat < 0 || seat >= r.players ||
         !PyTuple_CheckExact(args[9]) || PyTuple_GET_SIZE(args[9]) != r.players ||
         !PyTuple_CheckExact(args[10]) || PyTuple_GET_SIZE(args[10]) != N_FEATURES ||
-        !PyFloat_CheckExact(args[11]) || !read_long(args[13], &moves) || moves < 0)
+        !PyFloat_CheckExact(args[11]) || !read_long(args[13], &moves) || moves < 0 ||
+        !read_totals(nargs == 15 ? args[14] : Py_None, r.players, totals, &given))
         Py_RETURN_NONE;
     for (Py_ssize_t k = 0; k < r.players; k++) {
         PyObject *item = PyTuple_GET_ITEM(args[9], k);
@@ -504,7 +536,7 @@ PyObject *cheur_model_rollout(PyObject *self, PyObject *const *args, Py_ssize_t 
         }
         if (over) break;
     }
-    return round_value(&r, seat);
+    return end_value(&r, seat, given, totals);
 }
 
 int cheur_search_init(void) {

@@ -298,7 +298,7 @@ def best_following_show_py(
 # The compiled versions (parlour.bots.scout._cheur, built from _cheur.c when the package is
 # installed on a machine with a C compiler) give the same results; for anything unusual they
 # call the pure-Python functions. ``PARLOUR_PURE_PYTHON=1`` in the environment keeps these.
-COMPILED_ABI = 5
+COMPILED_ABI = 6
 """The interface version the compiled functions must have (a stale build is not used)."""
 
 

@@ -54,7 +54,7 @@ from parlour.bots.scout.inference import (
     moved,
     state_view,
 )
-from parlour.bots.scout.search import compiled_round, play_round_out, playout_move
+from parlour.bots.scout.search import compiled_round, end_value, play_round_out, playout_move
 from parlour.games.scout import Flip, Scout, ScoutShow, Show, State, apply, legal_actions
 from parlour.games.scout.actions import SCOUTS
 from parlour.games.scout.rules import legal_shows
@@ -86,11 +86,10 @@ class Node:
         self.ranked: list[tuple[Any, float]] | None = None
 
 
-def result_value(state: State, seat: int) -> float:
-    """``seat``'s points in the round just ended minus the other seats' mean."""
-    points = [s.points for s in state.results[-1].seats]
-    others = [p for i, p in enumerate(points) if i != seat]
-    return points[seat] - sum(others) / len(others)
+def result_value(state: State, seat: int, totals: Sequence[int] | None = None) -> float:
+    """``seat``'s points in the round just ended minus the other seats' mean (or, given the
+    game's ``totals`` before the round, its share of the win: :func:`search.end_value`)."""
+    return end_value([s.points for s in state.results[-1].seats], seat, totals)
 
 
 def plain_actions(state: State, seat: int) -> list[Any]:
@@ -111,21 +110,22 @@ def rollout(
     rng: random.Random,
     plies: int | None = None,
     hand_weights: Sequence[float] = (),
+    totals: Sequence[int] | None = None,
 ) -> float:
     """Every seat plays :func:`~parlour.bots.scout.search.playout_policy` (by
     :func:`~parlour.bots.scout.search.playout_move`) to the round's end
     (or for ``plies`` moves, then :func:`static_value` with ``hand_weights``); the value for
-    ``seat``."""
+    ``seat`` (its share of the win, given the game's ``totals`` before the round)."""
     if plies is None:
-        return play_round_out(state, seat, rng)
+        return play_round_out(state, seat, rng, totals)
     left = plies
     while not state.results and state.phase == PLAY_PHASE:
         if left == 0:
-            return static_value(state, seat, hand_weights)
+            return static_value(state, seat, hand_weights, totals)
         left -= 1
         mover = state.turn
         state = apply(state, mover, playout_move(state, mover, rng))
-    return result_value(state, seat)
+    return result_value(state, seat, totals)
 
 
 _MODEL_ROLLOUT = (
@@ -139,22 +139,23 @@ def model_rollout_py(
     rng: random.Random,
     weights: Sequence[float],
     temperature: float,
+    totals: Sequence[int] | None = None,
 ) -> float:
     """Every seat plays :func:`model_move` (the opponent model) to the round's end; the value
-    for ``seat``. A round still going after :data:`MODEL_PLAYOUT_MOVES` moves (the model can
-    go round in circles: a one-card Show scouted, the next seat showing one card, …) is valued
-    as it stands: per seat, cards captured + chips − cards in hand. :func:`model_rollout` is
-    this function, compiled when it is built."""
+    for ``seat`` (its share of the win, given the game's ``totals`` before the round). A round
+    still going after :data:`MODEL_PLAYOUT_MOVES` moves (the model can go round in circles: a
+    one-card Show scouted, the next seat showing one card, …) is valued as it stands: per seat,
+    cards captured + chips − cards in hand. :func:`model_rollout` is this function, compiled
+    when it is built."""
     for _ in range(MODEL_PLAYOUT_MOVES):
         if state.results or state.phase != PLAY_PHASE:
             break
         mover = state.turn
         state = apply(state, mover, model_move(state, mover, weights, temperature, rng))
     if state.results or state.phase != PLAY_PHASE:
-        return result_value(state, seat)
+        return result_value(state, seat, totals)
     points = [len(state.piles[s]) + state.chips[s] - len(h) for s, h in enumerate(state.hands)]
-    others = [p for i, p in enumerate(points) if i != seat]
-    return points[seat] - sum(others) / len(others)
+    return end_value(points, seat, totals)
 
 
 def model_rollout(
@@ -163,17 +164,18 @@ def model_rollout(
     rng: random.Random,
     weights: Sequence[float],
     temperature: float,
+    totals: Sequence[int] | None = None,
 ) -> float:
     """:func:`model_rollout_py`, played by the compiled playout (3+ players) when it is built:
     the same moves from the same draws."""
     if _MODEL_ROLLOUT is not None and (args := compiled_round(state, seat)) is not None:
         value: float | None = _MODEL_ROLLOUT(
             *args, state.scout_show, tuple(weights), float(temperature), rng.random,
-            MODEL_PLAYOUT_MOVES,
+            MODEL_PLAYOUT_MOVES, *(() if totals is None else (tuple(totals),)),
         )  # fmt: skip
         if value is not None:
             return value
-    return model_rollout_py(state, seat, rng, weights, temperature)
+    return model_rollout_py(state, seat, rng, weights, temperature, totals)
 
 
 def model_options(state: State, seat: int) -> list[Any]:
@@ -238,17 +240,19 @@ def model_move(
     return rng.choices(options, cum_weights=cum)[0]
 
 
-def static_value(state: State, seat: int, hand_weights: Sequence[float]) -> float:
+def static_value(
+    state: State, seat: int, hand_weights: Sequence[float], totals: Sequence[int] | None = None
+) -> float:
     """A cut-off's value for ``seat``: per seat, cards captured + chips + what its hand is worth
     by the evaluation's hand features (about minus a point per card, less for cards that go
-    together); ``seat``'s minus the other seats' mean."""
+    together); ``seat``'s minus the other seats' mean (or, given the game's ``totals`` before
+    the round, its share of the win if the round ended so: :func:`search.end_value`)."""
     values = [
         len(state.piles[s]) + state.chips[s]
         + dot(hand_weights, hand_features([c[0] for c in state.hands[s]]))
         for s in range(len(state.hands))
     ]  # fmt: skip
-    others = [v for i, v in enumerate(values) if i != seat]
-    return values[seat] - sum(others) / len(others)
+    return end_value(values, seat, totals)
 
 
 def effective_size(logs: Sequence[float]) -> float:
@@ -310,7 +314,11 @@ class ISMCTSBot:
     ``min_ess``: the least effective sample size of the weighted deals, as a share of them
     (``None``: no floor): where the opponents' moves would put nearly all the weight on a few
     deals, their log-likelihoods are tempered, multiplied by the largest factor ≤ 1 that keeps
-    this many (:func:`tempered`).
+    this many (:func:`tempered`); ``objective``: what the search maximises, the round's points
+    minus the opponents' mean (``"points"``) or, in the game's last round, the share of the
+    game's win the round's end gives with the totals so far (``"win"``: ahead it plays safe,
+    behind it takes the chances that can still win; earlier rounds keep the points), × ``SCALE``
+    in the tree.
     """
 
     name = "ismcts"
@@ -338,12 +346,17 @@ class ISMCTSBot:
         inference_temperature: float | None = None,
         rejuvenate: int = 0,
         min_ess: float | None = None,
+        objective: str = "points",
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
         if min_ess is not None and not 0 < min_ess <= 1:
             raise ValueError(f"min_ess is a share above 0 and at most 1, not {min_ess!r}")
         self.min_ess = min_ess
+        if objective not in ("points", "win"):
+            raise ValueError(f"objective is 'points' or 'win', not {objective!r}")
+        self.objective = objective
+        self.totals: tuple[int, ...] | None = None  # set per move: see iterate
         if prior not in ("eval", "net"):
             raise ValueError(f"prior is 'eval' or 'net', not {prior!r}")
         self.net = None
@@ -393,6 +406,8 @@ class ISMCTSBot:
             if isinstance(action, Show) and action.length == len(hand):
                 return action  # empties the hand: the round ends and the others pay
         seat = view["seat"]
+        last_round = view["round"] == view["rounds"]
+        self.totals = tuple(view["totals"]) if self.objective == "win" and last_round else None
         deals, cum = self.sample(view, rng, start)
         root = Node()
         root.ranked = self.rank(view, legal) if self.net is None else self.rank_by_net(view, legal)
@@ -527,22 +542,23 @@ class ISMCTSBot:
     # -- one iteration ----------------------------------------------------------------------
 
     def iterate(self, root: Node, deal: State, seat: int, rng: random.Random) -> None:
-        """One descent from ``root`` on ``deal``, one new node, one playout, the backup."""
-        node, path, state = root, [root], deal
+        """One descent from ``root`` on ``deal``, one new node, one playout, the backup (the
+        share of the win × ``SCALE`` when :attr:`totals` is set)."""
+        node, path, state, totals = root, [root], deal, self.totals
         flip_phase = root.ranked is not None and isinstance(root.ranked[0][0], Flip)
         value: float | None = None
         key: Any
         while True:
             if state.results or state.phase != PLAY_PHASE:
-                value = result_value(state, seat)
+                value = result_value(state, seat, totals)
                 break
             if node is not root and node.n == 0:
                 if self.playout and self.playout_policy == "model":
-                    value = model_rollout(state, seat, rng, self.weights, self.temperature)
+                    value = model_rollout(state, seat, rng, self.weights, self.temperature, totals)
                 elif self.playout:
-                    value = rollout(state, seat, rng, self.plies, self.hand_weights)
+                    value = rollout(state, seat, rng, self.plies, self.hand_weights, totals)
                 else:
-                    value = static_value(state, seat, self.hand_weights)
+                    value = static_value(state, seat, self.hand_weights, totals)
                 break
             if node is root:
                 action = self.select_flip(node) if flip_phase else self.select(node)
@@ -569,6 +585,8 @@ class ISMCTSBot:
                 child = node.children[key] = Node()
             node = child
             path.append(node)
+        if totals is not None:
+            value *= SCALE
         for visited in path:
             visited.n += 1
             visited.w += value

@@ -79,16 +79,29 @@ def playout_move(state: State, seat: int, rng: random.Random) -> Any:
     return fitting_scout(state, seat, scouts[rng.randrange(len(scouts))], rng)
 
 
-def play_round_out_py(state: State, seat: int, rng: random.Random) -> float:
+def end_value(points: Sequence[float], seat: int, totals: Sequence[int] | None = None) -> float:
+    """``seat``'s value of a round that ends with ``points`` per seat: its points minus the
+    other seats' mean; or, given the game's ``totals`` before the round (in its last round), its
+    share of the game's win (S6: the highest total wins, equal totals share the win)."""
+    if totals is None:
+        others = [p for i, p in enumerate(points) if i != seat]
+        return points[seat] - sum(others) / len(others)
+    final = [t + p for t, p in zip(totals, points, strict=True)]
+    best = max(final)
+    return 1 / final.count(best) if final[seat] == best else 0.0
+
+
+def play_round_out_py(
+    state: State, seat: int, rng: random.Random, totals: Sequence[int] | None = None
+) -> float:
     """Every seat plays :func:`playout_policy` (by :func:`playout_move`) from ``state`` to the
-    round's end; ``seat``'s round points minus the other seats' mean. :func:`play_round_out` is
-    this function, compiled when it is built (the same moves from the same draws)."""
+    round's end; ``seat``'s round points minus the other seats' mean (or its share of the win,
+    given ``totals``: :func:`end_value`). :func:`play_round_out` is this function, compiled when
+    it is built (the same moves from the same draws)."""
     while not state.results and state.phase == PLAY_PHASE:
         mover = state.turn
         state = apply(state, mover, playout_move(state, mover, rng))
-    points = [s.points for s in state.results[-1].seats]
-    others = [p for i, p in enumerate(points) if i != seat]
-    return points[seat] - sum(others) / len(others)
+    return end_value([s.points for s in state.results[-1].seats], seat, totals)
 
 
 _ROLLOUT = None if heuristic.COMPILED_MODULE is None else heuristic.COMPILED_MODULE.rollout
@@ -105,14 +118,20 @@ def compiled_round(state: State, seat: int) -> tuple[Any, ...] | None:
             seat)  # fmt: skip
 
 
-def play_round_out(state: State, seat: int, rng: random.Random) -> float:
+def play_round_out(
+    state: State, seat: int, rng: random.Random, totals: Sequence[int] | None = None
+) -> float:
     """:func:`play_round_out_py`, played by the compiled playout (3+ players) when it is built:
     the searches spend most of their time here."""
     if _ROLLOUT is not None and (args := compiled_round(state, seat)) is not None:
-        value: float | None = _ROLLOUT(*args, rng.random, rng.randrange)
+        value: float | None = (
+            _ROLLOUT(*args, rng.random, rng.randrange)
+            if totals is None
+            else _ROLLOUT(*args, rng.random, rng.randrange, tuple(totals))
+        )
         if value is not None:
             return value
-    return play_round_out_py(state, seat, rng)
+    return play_round_out_py(state, seat, rng, totals)
 
 
 def playout(state: State, seat: int, action: Any, rng: random.Random) -> float:
