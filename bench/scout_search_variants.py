@@ -206,7 +206,8 @@ def main(argv: list[str] | None = None) -> None:
         low, high = wilson(sum(wins[name]), n)
         se = statistics.stdev(diffs[name]) / math.sqrt(n) if n > 1 else float("nan")
         print(
-            f"{name}: {n} games vs {args.players - 1} × {args.opponent}, wins {sum(wins[name]) / n:.1%} "
+            f"{name}: {n} games vs {args.players - 1} × {args.opponent}, "
+            f"wins {sum(wins[name]) / n:.1%} "
             f"({low:.1%}–{high:.1%}), score diff {statistics.fmean(diffs[name]):+.2f} ± {se:.2f}"
             + (f"; paired vs {first}: {paired(diffs[name], diffs[first])}" if name != first else "")
         )
