@@ -81,3 +81,22 @@ def test_the_last_round_screen_starts_every_variant_from_the_same_standings(
     assert "paired vs a: +0.00 ± 0.00" in lines[1]
     with pytest.raises(SystemExit):
         scout_search_variants.main(["--round", "--last-round", "a={}"])
+
+
+def test_the_models_temperature_fits_how_sharply_the_opponents_follow_the_evaluation(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Opponents that play the evaluation's best move are likeliest at the lowest temperature,
+    opponents that play at random at one of the highest."""
+    from bench import scout_inference_temperature as calibration
+
+    likeliest = {}
+    for bot in ("eval", "random"):
+        calibration.main(["--bot", bot, "--players", "3", "--games", "1", "--workers", "1"])
+        lines = capsys.readouterr().out.strip().splitlines()
+        assert lines[0].startswith(f"1 games of 3 × {bot}: ")
+        assert len(lines) == 1 + len(calibration.TEMPERATURES)
+        (best,) = [line for line in lines if "most likely" in line]
+        likeliest[bot] = float(best.split(":")[0].removeprefix("T="))
+    assert likeliest["eval"] == min(calibration.TEMPERATURES)
+    assert likeliest["random"] >= 3.0
