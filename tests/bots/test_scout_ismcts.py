@@ -113,6 +113,7 @@ def test_search_settings_follow_the_budget_after_slashes() -> None:
         ("ismcts:it=30/particles", "unknown search setting 'particles'"),
         ("ismcts:it=30/particles=many", "particles takes a whole number"),
         ("ismcts:it=30/min_ess=lots", "min_ess takes a number"),
+        ("ismcts:it=30/exploration=nan", "exploration takes a number"),
         ("ismcts:it=30/inference=maybe", "inference is true or false"),
         ("ismcts:it=30/particles=2/particles=3", "given twice"),
         ("ismcts:it=30/min_ess=2", "min_ess is a share"),

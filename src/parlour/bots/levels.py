@@ -19,6 +19,7 @@ follow as for ``ismcts``: ``expert:it=2200/min_ess=0.5``).
 from __future__ import annotations
 
 import importlib
+import math
 from typing import Any
 
 from parlour.bots.base import Bot, RandomBot
@@ -250,6 +251,8 @@ def _search_settings(spec: str, options: list[str]) -> dict[str, Any]:
             continue
         try:
             settings[key] = kind(text)
+            if kind is float and not math.isfinite(settings[key]):
+                raise ValueError
         except ValueError:
             raise ValueError(
                 f"{key} takes {'a whole number' if kind is int else 'a number'}, not {text!r}, "
