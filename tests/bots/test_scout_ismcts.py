@@ -14,15 +14,19 @@ from parlour.bots.levels import make_bot
 from parlour.bots.scout.determinize import public_slots, unseen_cards
 from parlour.bots.scout.features import EvalBot, load_weights
 from parlour.bots.scout.human import HumanLike
-from parlour.bots.scout.inference import decisions, log_likelihood, moved
+from parlour.bots.scout.inference import (
+    decisions,
+    effective_size,
+    log_likelihood,
+    moved,
+    tempered,
+)
 from parlour.bots.scout.ismcts import (
     ROOT_TOP,
     SCALE,
     ISMCTSBot,
-    effective_size,
     rollout,
     static_value,
-    tempered,
 )
 from parlour.bots.scout.net import load_net
 from parlour.cli.arena import play_game

@@ -245,6 +245,30 @@ def log_likelihood(
     return total
 
 
+def effective_size(logs: Sequence[float]) -> float:
+    """The effective sample size of weights given by their logarithms: (Σw)² / Σw²."""
+    top = max(logs)
+    weights = [math.exp(lw - top) for lw in logs]
+    return sum(weights) ** 2 / sum(w * w for w in weights)
+
+
+def tempered(logs: Sequence[float], share: float, steps: int = 30) -> list[float]:
+    """``logs`` multiplied by the largest factor β ≤ 1 whose weights keep an effective sample
+    size of at least ``share`` of their number (β = 1: ``logs`` as they are; the weights'
+    order is kept). The effective size falls as β grows, so β is found by bisection."""
+    need = share * len(logs)
+    if effective_size(logs) >= need:
+        return list(logs)
+    low, high = 0.0, 1.0  # effective_size at low ≥ need > at high
+    for _ in range(steps):
+        mid = (low + high) / 2
+        if effective_size([mid * lw for lw in logs]) >= need:
+            low = mid
+        else:
+            high = mid
+    return [low * lw for lw in logs]
+
+
 def moved(
     view: Mapping[str, Any],
     past: Sequence[Decision],
@@ -287,6 +311,7 @@ __all__ = [
     "Decision",
     "compared",
     "decisions",
+    "effective_size",
     "fits",
     "fitting_inserts",
     "flipped",
@@ -294,4 +319,5 @@ __all__ = [
     "moved",
     "seat_view",
     "state_view",
+    "tempered",
 ]

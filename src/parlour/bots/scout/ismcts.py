@@ -53,6 +53,7 @@ from parlour.bots.scout.inference import (
     log_likelihood,
     moved,
     state_view,
+    tempered,
 )
 from parlour.bots.scout.search import compiled_round, end_value, play_round_out, playout_move
 from parlour.games.scout import Flip, Scout, ScoutShow, Show, State, apply, legal_actions
@@ -255,30 +256,6 @@ def static_value(
     return end_value(values, seat, totals)
 
 
-def effective_size(logs: Sequence[float]) -> float:
-    """The effective sample size of weights given by their logarithms: (Σw)² / Σw²."""
-    top = max(logs)
-    weights = [math.exp(lw - top) for lw in logs]
-    return sum(weights) ** 2 / sum(w * w for w in weights)
-
-
-def tempered(logs: Sequence[float], share: float, steps: int = 30) -> list[float]:
-    """``logs`` multiplied by the largest factor β ≤ 1 whose weights keep an effective sample
-    size of at least ``share`` of their number (β = 1: ``logs`` as they are; the weights'
-    order is kept). The effective size falls as β grows, so β is found by bisection."""
-    need = share * len(logs)
-    if effective_size(logs) >= need:
-        return list(logs)
-    low, high = 0.0, 1.0  # effective_size at low ≥ need > at high
-    for _ in range(steps):
-        mid = (low + high) / 2
-        if effective_size([mid * lw for lw in logs]) >= need:
-            low = mid
-        else:
-            high = mid
-    return [low * lw for lw in logs]
-
-
 def with_hand(state: State, seat: int, hand: Sequence[tuple[int, int]]) -> State:
     """``state`` with ``seat``'s hand replaced."""
     new = state.clone()
@@ -314,11 +291,11 @@ class ISMCTSBot:
     ``min_ess``: the least effective sample size of the weighted deals, as a share of them
     (``None``: no floor): where the opponents' moves would put nearly all the weight on a few
     deals, their log-likelihoods are tempered, multiplied by the largest factor ≤ 1 that keeps
-    this many (:func:`tempered`); ``objective``: what the search maximises, the round's points
-    minus the opponents' mean (``"points"``) or, in the game's last round, the share of the
-    game's win the round's end gives with the totals so far (``"win"``: ahead it plays safe,
-    behind it takes the chances that can still win; earlier rounds keep the points), × ``SCALE``
-    in the tree.
+    this many (:func:`~parlour.bots.scout.inference.tempered`); ``objective``: what the search
+    maximises, the round's points minus the opponents' mean (``"points"``) or, in the game's
+    last round, the share of the game's win the round's end gives with the totals so far
+    (``"win"``: ahead it plays safe, behind it takes the chances that can still win; earlier
+    rounds keep the points), × ``SCALE`` in the tree.
     """
 
     name = "ismcts"
@@ -623,10 +600,8 @@ class ISMCTSBot:
 __all__ = [
     "ISMCTSBot",
     "Node",
-    "effective_size",
     "model_move",
     "result_value",
     "rollout",
     "static_value",
-    "tempered",
 ]
