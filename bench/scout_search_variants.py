@@ -57,7 +57,9 @@ class Omniscient(ISMCTSBot):
     ) -> tuple[list[scout.State], list[float]]:
         if view["phase"] != "play" or self.truth is None:
             return super().sample(view, rng, start)
-        return [self.truth], [1.0]
+        deal = self.truth.clone()
+        deal.results = ()  # the search ends its playouts when the round's result appears
+        return [deal], [1.0]
 
 
 def first_round(

@@ -100,3 +100,25 @@ def test_the_models_temperature_fits_how_sharply_the_opponents_follow_the_evalua
         likeliest[bot] = float(best.split(":")[0].removeprefix("T="))
     assert likeliest["eval"] == min(calibration.TEMPERATURES)
     assert likeliest["random"] >= 3.0
+
+
+def test_move_regret_is_measured_against_a_search_that_sees_every_hand() -> None:
+    """Every regret is between 0 and the oracle's spread; a variant that sees the true deal with
+    the oracle's budget loses less than the evaluation's first choice; a variant paired with
+    itself differs by exactly 0; the report names each variant with its pairing."""
+    from bench import scout_move_regret as regret
+
+    variants = {"blind": {"iterations": 1}, "twin": {"iterations": 300, "omniscient": True},
+                "blind2": {"iterations": 1}}  # fmt: skip
+    rows = regret.regrets((5, "medium", 3, 2, {"iterations": 300}, variants))
+    assert len(rows) >= 10
+    for row in rows:
+        assert all(v is not None and 0 <= v < 100 for v in row.values())
+        assert row["blind"] == row["blind2"]
+    mean = {n: sum(r[n] or 0.0 for r in rows) / len(rows) for n in variants}
+    assert mean["twin"] < mean["blind"]
+    lines = regret.summary(rows, list(variants))
+    assert lines[0].startswith(f"blind: regret {mean['blind']:.3f} ± ")
+    assert lines[1].endswith(f"paired vs blind: {mean['twin'] - mean['blind']:+.3f} ± "
+                             + lines[1].rsplit("± ", 1)[1])  # fmt: skip
+    assert "paired vs blind: +0.000 ± 0.000" in lines[2]
