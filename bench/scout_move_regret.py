@@ -57,8 +57,9 @@ def regrets(task: Task) -> list[dict[str, float | None]]:
         view = scout.view(state, seat)
         if state.phase == PLAY_PHASE and len(legal) > 1 and view["log"]:
             if decision % every == 0:
-                rows.append(position(state, view, legal, oracle, variants,
-                                     f"{seed}:{decision}"))  # fmt: skip
+                row = position(state, view, legal, oracle, variants, f"{seed}:{decision}")
+                if row is not None:
+                    rows.append(row)
             decision += 1
         state = scout.apply(state, seat, bots[seat].choose(view, legal, rngs[seat]))
     return rows
@@ -71,13 +72,16 @@ def position(
     oracle: dict[str, Any],
     variants: dict[str, dict[str, Any]],
     key: str,
-) -> dict[str, float | None]:
+) -> dict[str, float | None] | None:
     """Every variant's regret at one position (see the module docstring); ``oracle``: the
-    omniscient search's keyword arguments."""
+    omniscient search's keyword arguments. ``None`` where the oracle has no choice to value
+    (a Show that empties the hand is played at once)."""
     judge = Omniscient(**oracle)
     judge.truth = state
     judge.choose(view, legal, random.Random(f"{key}:oracle"))
-    means = judge.last_means
+    means = judge.last_means if judge.last_iterations else {}
+    if len(means) < 2:
+        return None
     top = max(means.values())
     row: dict[str, float | None] = {}
     for name, kwargs in variants.items():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 
 import pytest
@@ -122,3 +123,21 @@ def test_move_regret_is_measured_against_a_search_that_sees_every_hand() -> None
     assert lines[1].endswith(f"paired vs blind: {mean['twin'] - mean['blind']:+.3f} ± "
                              + lines[1].rsplit("± ", 1)[1])  # fmt: skip
     assert "paired vs blind: +0.000 ± 0.000" in lines[2]
+    # where the hand can be emptied the search plays it at once: no choice for the oracle
+    from parlour.bots.levels import make_bot
+    from parlour.games import scout
+    from parlour.games.scout import Show
+
+    state, rng, bot = (
+        scout.new_state({"players": 3}, 5),
+        random.Random(5),
+        make_bot("scout", "medium"),
+    )
+    while True:
+        seat = scout.to_act(state)[0]
+        legal = scout.legal_actions(state, seat)
+        view = scout.view(state, seat)
+        if any(isinstance(a, Show) and a.length == len(view["hand"]) for a in legal):
+            break
+        state = scout.apply(state, seat, bot.choose(view, legal, rng))
+    assert regret.position(state, view, legal, {"iterations": 50}, variants, "k") is None
