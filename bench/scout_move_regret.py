@@ -30,14 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from parlour.bots.levels import make_bot
-from parlour.bots.scout.ismcts import ISMCTSBot
 from parlour.games import scout
 from parlour.games.scout.state import PLAY_PHASE
 
 if __package__ in (None, ""):  # run as a script: make `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.scout_search_variants import Omniscient
+from bench.scout_search_variants import Omniscient, parse_variants, searcher
 
 Task = tuple[int, str, int, int, dict[str, Any], dict[str, dict[str, Any]]]
 
@@ -85,13 +84,7 @@ def position(
     top = max(means.values())
     row: dict[str, float | None] = {}
     for name, kwargs in variants.items():
-        settings = dict(kwargs)
-        if settings.pop("omniscient", False):
-            bot: ISMCTSBot = Omniscient(**settings)
-            bot.truth = state  # type: ignore[attr-defined]
-        else:
-            bot = ISMCTSBot(**settings)
-        action = bot.choose(view, legal, random.Random(f"{key}:{name}"))
+        action = searcher(kwargs, state).choose(view, legal, random.Random(f"{key}:{name}"))
         row[name] = top - means[action] if action in means else None
     return row
 
@@ -127,13 +120,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--oracle", default="{}", help="the oracle's further settings (JSON)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
-    variants: dict[str, dict[str, Any]] = {}
-    for text in args.variants:
-        name, _, kwargs = text.partition("=")
-        variants[name] = json.loads(kwargs or "{}")
-        settings = dict(variants[name])
-        settings.pop("omniscient", None)
-        ISMCTSBot(**settings)  # fail early on a bad keyword
+    variants = parse_variants(args.variants)
     oracle = {**json.loads(args.oracle), "iterations": args.oracle_iterations}
     Omniscient(**oracle)
     tasks: list[Task] = [

@@ -62,6 +62,28 @@ class Omniscient(ISMCTSBot):
         return [deal], [1.0]
 
 
+def parse_variants(specs: list[str]) -> dict[str, dict[str, Any]]:
+    """``name={keyword arguments as JSON}`` specs by name; a bad keyword fails here, before
+    any game (``"omniscient"`` is allowed: see :func:`searcher`)."""
+    variants: dict[str, dict[str, Any]] = {}
+    for spec in specs:
+        name, _, kwargs = spec.partition("=")
+        variants[name] = json.loads(kwargs or "{}")
+        searcher(variants[name], None)
+    return variants
+
+
+def searcher(kwargs: dict[str, Any], truth: scout.State | None) -> ISMCTSBot:
+    """The variant's search: :class:`Omniscient` (shown ``truth``) when its settings say
+    ``"omniscient": true``, else :class:`ISMCTSBot`."""
+    settings = dict(kwargs)
+    if settings.pop("omniscient", False):
+        bot = Omniscient(**settings)
+        bot.truth = truth
+        return bot
+    return ISMCTSBot(**settings)
+
+
 def first_round(
     bots: list[Bot], players: int, deal: int, rotation: int, omniscient: Omniscient | None = None
 ) -> tuple[float, float]:
@@ -134,15 +156,14 @@ def task(
     """One game (or its first round, or its last from a given state): (variant, its win share,
     its score minus the others' mean)."""
     name, kwargs, opponent, players, deal, rotation, round_only = args
-    settings = dict(kwargs)
-    searcher = (Omniscient if settings.pop("omniscient", False) else ISMCTSBot)(**settings)
-    bots: list[Bot] = [HumanLike(searcher)]
+    search = searcher(kwargs, None)
+    bots: list[Bot] = [HumanLike(search)]
     bots += [make_bot("scout", opponent) for _ in range(players - 1)]
     if isinstance(round_only, scout.State):
         share, diff = last_round(bots, round_only, deal, rotation)
         return name, share, diff
     if round_only:
-        omniscient = searcher if isinstance(searcher, Omniscient) else None
+        omniscient = search if isinstance(search, Omniscient) else None
         share, diff = first_round(bots, players, deal, rotation, omniscient)
         return name, share, diff
     lineup = [name] + [f"{opponent}#{i}" for i in range(players - 1)]
@@ -176,14 +197,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.round and args.last_round:
         parser.error("--round and --last-round exclude each other")
-    variants = {}
-    for spec in args.variants:
-        name, _, kwargs = spec.partition("=")
-        variants[name] = json.loads(kwargs or "{}")
-        settings = dict(variants[name])
-        if settings.pop("omniscient", False) and not args.round:
-            parser.error("an omniscient variant plays first rounds only (--round)")
-        ISMCTSBot(**settings)  # fail early on a bad keyword
+    variants = parse_variants(args.variants)
+    if any(kw.get("omniscient") for kw in variants.values()) and not args.round:
+        parser.error("an omniscient variant plays first rounds only (--round)")
     deals = [args.seed + d for d in range(args.deals)]
     with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
         mode: list[bool | scout.State] = [args.round] * len(deals)
