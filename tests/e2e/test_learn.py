@@ -232,6 +232,30 @@ def test_a_lesson_can_be_left_for_a_real_game_at_any_step(
     page.context.close()
 
 
+def test_the_coach_sees_the_table_even_when_its_script_comes_late(
+    server: LiveServer, browser: Any
+) -> None:
+    # The coach's script arrives after the table's first state (a slow network, a starved
+    # machine: it once failed CI so). At the flip the table then waits for the learner and sends
+    # nothing more, so the coach must still get that first state.
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    errors = watch_errors(page)
+
+    def late(route: Any) -> None:
+        time.sleep(1.5)
+        route.continue_()
+
+    page.route(re.compile(r"/static/js/learn-scout\.js"), late)
+    page.goto(server.url + "/learn/scout")
+    _press(page, "#learn-start", False)
+    page.wait_for_url(re.compile(rf"/t/[^?]+\?learn=scout{AND_LANG}$"), timeout=WAIT)
+    page.wait_for_function("() => document.body.dataset.phase === 'flip'", timeout=WAIT, **POLL)
+    _step(page, "flip")
+    assert page.locator("#coach-ask").inner_text()
+    assert not errors, errors
+    page.context.close()
+
+
 def test_the_lesson_page_speaks_the_catalogue(server: LiveServer, browser: Any) -> None:
     page = browser.new_context(viewport=DESKTOP).new_page()
     errors = watch_errors(page)

@@ -1,11 +1,12 @@
 // "Learn to play" SCAN and SNAP: a coach over the normal real-time table (scan.js, snap.js) while
 // the page plays a lesson table (/t/<id>?learn=scan|snap, made by POST /api/learn on a fixed
 // deal with patient tutor opponents). It reads only what the page shows — the seat's view, its
-// legal actions and the new events ("parlour:state") — asks for each kind of move and explains
-// what happened after each.
+// legal actions and the new events (each state the page publishes, page-state.js) — asks for
+// each kind of move and explains what happened after each.
 
 import { listNames, t, tn } from "./i18n.js";
 import { createCoach, lessonOf } from "./learn-coach.js";
+import { followState } from "./page-state.js";
 
 const LEARNER = 0;
 const lesson = lessonOf();
@@ -122,8 +123,7 @@ function askSnap(v, actions) {
 
 // ---------------------------------------------------------------- the coach
 
-function onState(event) {
-  const { view: v, actions, events } = event.detail;
+function onState({ view: v, actions, events }) {
   if (!v || v.seat !== LEARNER || !v.started) return;
   for (const e of events) (lesson === "scan" ? explainScan : explainSnap)(e, v);
   const step = lesson === "scan" ? askScan(v) : askSnap(v, actions);
@@ -135,4 +135,4 @@ function onState(event) {
 // stay in view), SCAN's at the bottom of the screen (the tan card stays in view)
 const ABOVE = { snap: "#me", scan: "bottom" };
 const panel = REAL[lesson] ? createCoach(REAL[lesson], { above: ABOVE[lesson] }) : null;
-if (panel) addEventListener("parlour:state", onState);
+if (panel) followState(onState);

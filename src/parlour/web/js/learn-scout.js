@@ -1,11 +1,12 @@
 // "Learn to play" SCOUT: a coach over the normal SCOUT table (table.js) while the page plays a
 // lesson table (/t/<id>?learn=scout, made by POST /api/learn on a fixed deal with predictable
 // opponents). It reads only what the page shows — the seat's view, its legal actions and the new
-// events (the "parlour:state" event of table.js) — asks for each kind of move and explains what
-// happened after each. It holds no rules: hints come from the legal actions the server sent.
+// events (each state the page publishes, page-state.js) — asks for each kind of move and explains
+// what happened after each. It holds no rules: hints come from the legal actions the server sent.
 
 import { t, tn } from "./i18n.js";
 import { createCoach, lessonOf } from "./learn-coach.js";
+import { followState } from "./page-state.js";
 
 const LEARNER = 0;
 const learning = lessonOf() === "scout";
@@ -114,8 +115,7 @@ function markHint() {
   }
 }
 
-function onState(event) {
-  const { view: v, actions, events } = event.detail;
+function onState({ view: v, actions, events }) {
   if (!v || v.seat !== LEARNER) return;
   // what happened since the learner's latest move: that move's explanation, then the others'
   for (const e of events) {
@@ -131,6 +131,6 @@ function onState(event) {
 }
 
 if (learning) {
-  addEventListener("parlour:state", onState);
+  followState(onState);
   new MutationObserver(markHint).observe(document.getElementById("hand"), { childList: true });
 }

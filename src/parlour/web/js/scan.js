@@ -7,6 +7,7 @@ import "./i18n-scan.js";
 import { $, toast } from "./dom.js";
 import { readClock } from "./game-clock.js";
 import { errorText, t } from "./i18n.js";
+import { publishState } from "./page-state.js";
 import { loadSprite } from "./scan-cards.js";
 import { bluffo, clearEntry, onKey } from "./scan-input.js";
 import { fitGrid, render, showEnd } from "./scan-render.js";
@@ -41,7 +42,7 @@ function onState(msg) {
   if (revealed) notePaint(v.seq);
   announce(prev, v, msg.history ? fresh.filter((e) => e.type === "reveal") : fresh);
   // for the "Learn to play" coach (learn-rt.js): what the page now shows
-  dispatchEvent(new CustomEvent("parlour:state", { detail: { view: v, actions: ui.actions, events: msg.history ? [] : fresh } }));
+  publishState({ view: v, actions: ui.actions, events: msg.history ? [] : fresh });
   if (v.outcome && !ui.finalShown) {
     ui.finalShown = true;
     showEnd(v);

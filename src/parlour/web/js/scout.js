@@ -7,6 +7,7 @@ import { describe, nameOf } from "./describe.js";
 import { $, fill, h, toast } from "./dom.js";
 import { errorText, listNames, t } from "./i18n.js";
 import { player } from "./net.js";
+import { publishState } from "./page-state.js";
 import { logItems, ranking, resultsTable, seatPanel, seatStats, showZone, winnerLine } from "./render.js";
 import { createCoach } from "./scout-hint.js";
 import { createSeating, newTable, otherSeats, seatOrder, tableId } from "./seating.js";
@@ -439,7 +440,7 @@ function onState(msg) {
   else if (msg.view.outcome && !ui.finalShown) showResults(ui.view, msg.view.rounds);
   if (msg.view.outcome) ui.finalShown = true;
   // for the "Learn to play" coach (learn-scout.js): what the page now shows
-  dispatchEvent(new CustomEvent("parlour:state", { detail: { view: ui.view, actions: ui.actions, events } }));
+  publishState({ view: ui.view, actions: ui.actions, events });
 }
 
 /** Tell everyone when another person goes away (a computer plays for them) or is back. */

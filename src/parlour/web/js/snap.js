@@ -8,6 +8,7 @@ import { $, fill, h, toast } from "./dom.js";
 import { gameNow, readClock } from "./game-clock.js";
 import { capitalised, errorText, listNames, t } from "./i18n.js";
 import { player } from "./net.js";
+import { publishState } from "./page-state.js";
 import { createSeating, newTable, otherSeats, seatOrder } from "./seating.js";
 import {
   banner, bannerWorthy, cardBack, cardName, describe, endReason, myReactions, ranking,
@@ -355,7 +356,7 @@ function onState(msg) {
   }
   if (!first) announce(fresh, !wasMyTurn && canFlip());
   // for the "Learn to play" coach (learn-rt.js): what the page now shows
-  dispatchEvent(new CustomEvent("parlour:state", { detail: { view: v, actions: ui.actions, events: first ? [] : fresh } }));
+  publishState({ view: v, actions: ui.actions, events: first ? [] : fresh });
   if (v.outcome && !ui.finalShown) {
     ui.finalShown = true;
     showResults(v);
