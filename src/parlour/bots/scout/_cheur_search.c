@@ -124,11 +124,17 @@ static int round_scout(Round *r, int left, int rotate, Py_ssize_t insert) {
     return 0;
 }
 
-/* The round's points (S13) of `seat` minus the other seats' mean, as a float. */
+/* Seat s's points in the round (S13): captured cards and chips, minus the cards left in its
+ * hand unless it is exempt. */
+static long seat_points(const Round *r, Py_ssize_t s) {
+    return r->piles[s] + r->chips[s] + (s == r->exempt ? 0 : -(long)r->hands[s].n);
+}
+
+/* The round's points of `seat` minus the other seats' mean, as a float. */
 static PyObject *round_value(const Round *r, long seat) {
     long points[MAX_SEATS], others = 0;
     for (Py_ssize_t s = 0; s < r->players; s++) {
-        points[s] = r->piles[s] + r->chips[s] + (s == r->exempt ? 0 : -(long)r->hands[s].n);
+        points[s] = seat_points(r, s);
         if (s != seat) others += points[s];
     }
     return PyFloat_FromDouble((double)points[seat] - (double)others / (double)(r->players - 1));
@@ -140,8 +146,7 @@ static PyObject *round_value(const Round *r, long seat) {
 static PyObject *round_win(const Round *r, long seat, const long *totals) {
     long final[MAX_SEATS], best = LONG_MIN, on_best = 0;
     for (Py_ssize_t s = 0; s < r->players; s++) {
-        final[s] = totals[s] + r->piles[s] + r->chips[s] +
-                   (s == r->exempt ? 0 : -(long)r->hands[s].n);
+        final[s] = totals[s] + seat_points(r, s);
         if (final[s] > best) best = final[s];
     }
     for (Py_ssize_t s = 0; s < r->players; s++) on_best += final[s] == best;
