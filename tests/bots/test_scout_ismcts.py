@@ -91,8 +91,11 @@ def test_ismcts_spec_forms_and_levels() -> None:
     expert = make_bot("scout", "expert")
     assert isinstance(expert, HumanLike) and isinstance(expert.bot, ISMCTSBot)
     assert expert.bot.budget_s == 1.0
+    assert (expert.bot.particles, expert.bot.inference) == (256, False), "Expert's settings"
+    assert (hard.bot.particles, hard.bot.inference) == (None, True)
     capped = make_bot("scout", "expert:it=50")
-    assert isinstance(capped, HumanLike) and capped.bot.iterations == 50  # type: ignore[attr-defined]
+    assert isinstance(capped, HumanLike) and isinstance(capped.bot, ISMCTSBot)
+    assert (capped.bot.iterations, capped.bot.particles, capped.bot.inference) == (50, 256, False)
     for bad in ("ismcts:it=0", "ismcts:it=x", "ismcts:0", "ismcts:-1", "hard:0.3", "medium:it=5"):
         with pytest.raises(ValueError):
             make_bot("scout", bad)
@@ -109,6 +112,10 @@ def test_search_settings_follow_the_budget_after_slashes() -> None:
     level = make_bot("scout", "expert:it=40/min_ess=0.25")
     assert isinstance(level, HumanLike) and isinstance(level.bot, ISMCTSBot)
     assert (level.bot.iterations, level.bot.min_ess) == (40, 0.25)
+    assert (level.bot.particles, level.bot.inference) == (256, False), "keeps the level's"
+    weighted = make_bot("scout", "expert:it=40/inference=true/particles=64")
+    assert isinstance(weighted, HumanLike) and isinstance(weighted.bot, ISMCTSBot)
+    assert (weighted.bot.particles, weighted.bot.inference) == (64, True), "the spec's win"
     untimed = make_bot("scout", "hard:/particles=128")
     assert isinstance(untimed, HumanLike) and isinstance(untimed.bot, ISMCTSBot)
     assert (untimed.bot.budget_s, untimed.bot.iterations, untimed.bot.particles) == (0.3, None, 128)
@@ -123,6 +130,8 @@ def test_search_settings_follow_the_budget_after_slashes() -> None:
         ("ismcts:it=30/min_ess=2", "min_ess is a share"),
         ("ismcts:it=30/playout_policy=slow", "playout_policy is 'fast' or 'model'"),
         ("expert:0.5/min_ess=0.5", "takes it=N and settings"),
+        ("expert:it=5/inference=true/inference=false", "given twice"),
+        ("hard:it=5/colour=red", "unknown search setting 'colour=red'"),
     ):
         with pytest.raises(ValueError, match=words) as caught:
             make_bot("scout", bad)

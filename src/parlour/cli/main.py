@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         help="comma-separated lineup, one per seat: random, greedy, heuristic[:noise], "
         "eval[:noise], oneply, ismcts[:seconds|:it=N], flat[:seconds] (= search), beginner, "
         "easy, medium, hard, expert (hard:it=N, expert:it=N: an iteration budget; the searches "
-        "take settings after slashes, e.g. expert:it=2200/particles=256/min_ess=0.5); "
+        "take settings after slashes, e.g. expert:it=2200/particles=512); "
         "policy:PATH (a policy file trained with parlour.rl, SCOUT only)",
     )
     arena.add_argument("--games", type=int, default=100, help="games to play (default 100)")
