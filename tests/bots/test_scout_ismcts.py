@@ -24,6 +24,7 @@ from parlour.bots.scout.inference import (
 from parlour.bots.scout.ismcts import (
     ROOT_TOP,
     SCALE,
+    SCOUT_SHOW_TOP,
     ISMCTSBot,
     rollout,
     static_value,
@@ -116,6 +117,9 @@ def test_search_settings_follow_the_budget_after_slashes() -> None:
     weighted = make_bot("scout", "expert:it=40/inference=true/particles=64")
     assert isinstance(weighted, HumanLike) and isinstance(weighted.bot, ISMCTSBot)
     assert (weighted.bot.particles, weighted.bot.inference) == (64, True), "the spec's win"
+    tried = make_bot("scout", "expert:it=40/objective=lead/scout_show_cost=2.5")
+    assert isinstance(tried, HumanLike) and isinstance(tried.bot, ISMCTSBot)
+    assert (tried.bot.objective, tried.bot.scout_show_cost) == ("lead", 2.5)
     untimed = make_bot("scout", "hard:/particles=128")
     assert isinstance(untimed, HumanLike) and isinstance(untimed.bot, ISMCTSBot)
     assert (untimed.bot.budget_s, untimed.bot.iterations, untimed.bot.particles) == (0.3, None, 128)
@@ -129,6 +133,8 @@ def test_search_settings_follow_the_budget_after_slashes() -> None:
         ("ismcts:it=30/particles=2/particles=3", "given twice"),
         ("ismcts:it=30/min_ess=2", "min_ess is a share"),
         ("ismcts:it=30/playout_policy=slow", "playout_policy is 'fast' or 'model'"),
+        ("ismcts:it=30/objective=fun", "objective is 'points', 'win' or 'lead'"),
+        ("ismcts:it=30/scout_show_cost=free", "scout_show_cost takes a number"),
         ("expert:0.5/min_ess=0.5", "takes it=N and settings"),
         ("expert:it=5/inference=true/inference=false", "given twice"),
         ("hard:it=5/colour=red", "unknown search setting 'colour=red'"),
@@ -323,6 +329,27 @@ def test_the_win_objective_values_the_last_round_by_the_share_of_the_game_won() 
         ISMCTSBot(objective="fun")
 
 
+def test_the_lead_objective_values_every_round_by_the_margin_over_the_best_other() -> None:
+    """``ISMCTSBot(objective="lead")``: in every round the search takes the game's totals and
+    its root means are in points (not scaled like a share of the win); behind the leader they
+    are negative."""
+    states = [s for s in eval_positions(3, 31, rounds=3) if s.phase == PLAY_PHASE]
+    bot = ISMCTSBot(iterations=200, objective="lead")
+    behind = 0
+    for state in [s for s in states if len(scout.legal_actions(s, s.turn)) > 2][::6]:
+        view = scout.view(state, state.turn)
+        assert bot.choose(view, scout.legal_actions(state, state.turn), random.Random(2)) in (
+            scout.legal_actions(state, state.turn)
+        )
+        assert bot.totals == tuple(state.totals)
+        assert all(-40 < m < 40 for m in bot.last_means.values()), bot.last_means
+        others = [t for i, t in enumerate(state.totals) if i != state.turn]
+        if state.totals[state.turn] <= max(others) - 10:
+            behind += 1
+            assert min(bot.last_means.values()) < 0
+    assert behind
+
+
 def test_the_flip_is_decided_by_search_both_orientations_searched() -> None:
     """Both hands are played out alike (half the iterations each, on the same deals) and the
     better mean is kept: the choice departs from the fixed hand-features rule at times."""
@@ -382,6 +409,32 @@ def test_root_candidates_are_the_evaluations_top_k_and_scout_and_show_is_kept() 
         checked += 1
     assert checked >= 5
     assert kept >= 1, "a position where a Scout & Show of the top three was left out"
+
+
+def test_a_cost_on_scout_and_show_searches_it_beside_the_best_other_actions() -> None:
+    """``scout_show_cost``: the evaluation's best Scout & Shows (at most ``SCOUT_SHOW_TOP``) are
+    searched at the root beside its ``root_top`` best other actions, and every value under them
+    loses the cost (a cost of 100 points: never played, and its means show it)."""
+    checked = 0
+    for state in eval_positions(4, 5, rounds=2)[3::4]:
+        seat = scout.to_act(state)[0]
+        legal = scout.legal_actions(state, seat)
+        if state.phase != 1 or not searches(state, seat, legal):
+            continue
+        if not any(isinstance(a, scout.ScoutShow) for a in legal):
+            continue
+        view = scout.view(state, seat)
+        bot = ISMCTSBot(iterations=60, particles=8, root_top=3, scout_show_cost=100.0)
+        action = bot.choose(view, legal, random.Random(4))
+        ranked = [a for a, _ in bot.rank(view, legal)]
+        plain = [a for a in ranked if not isinstance(a, scout.ScoutShow)][:3]
+        shows = [a for a in ranked if isinstance(a, scout.ScoutShow)][:SCOUT_SHOW_TOP]
+        assert set(bot.last_visits) == set(plain + shows)
+        assert not isinstance(action, scout.ScoutShow)
+        assert all(bot.last_means[a] < -50 for a in shows)
+        assert all(bot.last_means[a] > -50 for a in plain)
+        checked += 1
+    assert checked >= 3
 
 
 def test_truncated_playouts_end_in_the_static_value() -> None:

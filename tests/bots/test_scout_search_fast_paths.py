@@ -13,11 +13,16 @@ import pytest
 
 from parlour.bots.scout import features as features_module
 from parlour.bots.scout import heuristic
-from parlour.bots.scout import ismcts as ismcts_module
+from parlour.bots.scout import opponent_model as model_module
 from parlour.bots.scout import search as search_module
 from parlour.bots.scout.features import dot, features, load_weights, plain_scores
 from parlour.bots.scout.inference import fits
-from parlour.bots.scout.ismcts import model_options, model_rollout, model_rollout_py, plain_actions
+from parlour.bots.scout.opponent_model import (
+    model_options,
+    model_rollout,
+    model_rollout_py,
+    plain_actions,
+)
 from parlour.bots.scout.search import (
     compiled_round,
     end_value,
@@ -149,6 +154,37 @@ def test_the_value_of_a_rounds_end_is_points_or_a_share_of_the_win() -> None:
     assert end_value([3, -2, 5, 0], 0, (10, 20, 0, 0)) == 0.0
     assert end_value([3, -2, 5, 0], 0, (15, 20, 0, 0)) == 0.5  # 18 and 18 share
     assert end_value([1, 1, 1], 2, (0, 0, 0)) == 1 / 3
+    # the lead: the seat's total minus the highest other total
+    assert end_value([3, -2, 5, 0], 1, (10, 20, 0, 0), lead=True) == 18 - 13
+    assert end_value([3, -2, 5, 0], 0, (10, 20, 0, 0), lead=True) == 13 - 18
+    assert end_value([3, -2, 5, 0], 0, (15, 20, 0, 0), lead=True) == 0
+
+
+@pytest.mark.parametrize("model", [False, True], ids=["fast", "model"])
+def test_a_playout_valued_by_the_lead_gives_the_python_value(model: bool) -> None:
+    """With totals and ``lead`` (``ISMCTSBot(objective="lead")``) both compiled playouts give
+    the Python one's value and draws: the seat's total at the round's end minus the highest of
+    the others'."""
+    rng = random.Random(12)
+    shipped = load_weights()
+    ahead = behind = 0
+    for state in positions()[::3]:
+        players = len(state.hands)
+        totals = tuple(rng.randrange(-6, 7) for _ in range(players))
+        seat = state.turn
+        fast, plain = random.Random(5), random.Random(5)
+        if model:
+            value = model_rollout(state, seat, fast, shipped, 1.0, totals, True)
+            python = model_rollout_py(state, seat, plain, shipped, 1.0, totals, True)
+        else:
+            value = play_round_out(state, seat, fast, totals, True)
+            python = play_round_out_py(state, seat, plain, totals, True)
+        assert value.hex() == python.hex()
+        assert fast.getstate() == plain.getstate()
+        assert value == int(value)
+        ahead += value > 0
+        behind += value < 0
+    assert ahead and behind
 
 
 @pytest.mark.parametrize("model", [False, True], ids=["fast", "model"])
@@ -189,7 +225,7 @@ def test_a_whole_model_playout_is_the_python_one_value_and_draws() -> None:
     (3+ players, when built), the same value and draws as :func:`model_rollout_py`, with the
     shipped and random weights and two temperatures."""
     if heuristic.COMPILED:
-        assert ismcts_module._MODEL_ROLLOUT is not None
+        assert model_module._MODEL_ROLLOUT is not None
     rng = random.Random(7)
     shipped = load_weights()
     played = 0
@@ -216,22 +252,24 @@ def test_the_compiled_playout_leaves_unusual_positions_to_python() -> None:
         assert search_module._ROLLOUT(*args[:index], bad, *args[index + 1 :]) is None
     for totals in ((1, 2, 3), (1, 2, 3, 4.0), [1, 2, 3, 4], (1, 2, 3, 10**6)):
         assert search_module._ROLLOUT(*args, totals) is None  # not one small int per seat
+    assert search_module._ROLLOUT(*args, (1, 2, 3, 4), 1) is None  # lead is a bool
     assert rng.getstate() == random.Random(1).getstate()
 
 
 def test_the_compiled_model_playout_leaves_unusual_positions_to_python() -> None:
-    if ismcts_module._MODEL_ROLLOUT is None:
+    if model_module._MODEL_ROLLOUT is None:
         pytest.skip("the compiled playout is not built (the Python one plays every round)")
     state = next(s for s in positions() if len(s.hands) == 4 and s.active)
     rng = random.Random(1)
     w = load_weights()
     args = [*(compiled_round(state, 0) or ()), state.scout_show, tuple(w), 1.0, rng.random, 500]
-    assert isinstance(ismcts_module._MODEL_ROLLOUT(*args), float)
+    assert isinstance(model_module._MODEL_ROLLOUT(*args), float)
     rng.seed(1)
     for index, bad in [(0, state.hands[:2]), (2, -1 if state.active else 9), (8, 7),
                        (9, state.scout_show[:3]), (9, (1, 0, 0, 1)), (10, tuple(w)[:5]),
                        (10, (1,) * len(w)), (11, 1), (13, -1), (13, 2.0)]:  # fmt: skip
-        assert ismcts_module._MODEL_ROLLOUT(*args[:index], bad, *args[index + 1 :]) is None
+        assert model_module._MODEL_ROLLOUT(*args[:index], bad, *args[index + 1 :]) is None
     for totals in ((1, 2, 3), (1, 2, 3, 4.0), [1, 2, 3, 4]):
-        assert ismcts_module._MODEL_ROLLOUT(*args, totals) is None
+        assert model_module._MODEL_ROLLOUT(*args, totals) is None
+    assert model_module._MODEL_ROLLOUT(*args, (1, 2, 3, 4), "yes") is None
     assert rng.getstate() == random.Random(1).getstate()

@@ -76,6 +76,7 @@ SEARCH_OPTIONS = {
     "playout_policy": str,
     "prior": str,
     "objective": str,
+    "scout_show_cost": float,
 }
 """The settings of :class:`~parlour.bots.scout.ismcts.ISMCTSBot` a spec may give after its
 budget, ``name=value`` separated by slashes (``true``/``false`` for the yes-or-no ones), and

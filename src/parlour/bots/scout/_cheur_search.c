@@ -1,5 +1,5 @@
 /* The SCOUT searches' hot paths in C (see _cheur.c): whole playouts to the end of a round, by
- * the fast policy (search.play_round_out) or by the opponent model (ismcts.model_rollout), and
+ * the fast policy (search.play_round_out) or by the opponent model (opponent_model.model_rollout), and
  * the opponent model's option scores (features.plain_scores). The same doubles and the same
  * draws of the caller's random generator as the Python functions; None for input they do not
  * take (the caller then runs the Python function). */
@@ -160,9 +160,32 @@ static int read_totals(PyObject *totals, Py_ssize_t players, long *t, int *given
     return !*given || read_ints(totals, t, players);
 }
 
-/* The value a playout ends in: round_value, or round_win with the totals t if they were given. */
-static PyObject *end_value(const Round *r, long seat, int given, const long *t) {
-    return given ? round_win(r, seat, t) : round_value(r, seat);
+/* With the game's totals before this round and this round's points: `seat`'s total minus the
+ * highest of the other seats' totals (its lead, negative when behind), as a float. */
+static PyObject *round_lead(const Round *r, long seat, const long *totals) {
+    long best = LONG_MIN;
+    for (Py_ssize_t s = 0; s < r->players; s++) {
+        long total = totals[s] + seat_points(r, s);
+        if (s != seat && total > best) best = total;
+    }
+    return PyFloat_FromDouble((double)(totals[seat] + seat_points(r, seat) - best));
+}
+
+/* An optional objective argument: false (or absent) for the share of the win, true for the lead.
+ * 0 for anything but a bool. */
+static int read_lead(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t at, int *lead) {
+    *lead = 0;
+    if (nargs <= at) return 1;
+    if (!PyBool_Check(args[at])) return 0;
+    *lead = args[at] == Py_True;
+    return 1;
+}
+
+/* The value a playout ends in: round_value, or with the totals t if they were given round_lead
+ * (lead) or round_win. */
+static PyObject *end_value(const Round *r, long seat, int given, const long *t, int lead) {
+    if (!given) return round_value(r, seat);
+    return lead ? round_lead(r, seat, t) : round_win(r, seat, t);
 }
 
 /* search.play_round_out for 3+ players: from the position given, every seat plays
@@ -170,22 +193,25 @@ static PyObject *end_value(const Round *r, long seat, int given, const long *t) 
  * one among equals; else a random plain Scout, its card put beside a number within one of it
  * when there is such a place) and the engine applies it (rules._apply_show, _apply_scout,
  * _end_round), to the round's end. Returns `seat`'s round points minus the other seats' mean
- * (or, given the game's totals before the round, its share of the game's win: round_win); None
- * for input it does not take. Arguments: hands (per seat a tuple of (up, down) cards), active,
- * owner (-1 for none), turn, scouts, pending, piles (cards captured per seat), chips, seat,
- * random, randrange (the generator's bound methods), and optionally totals (or None). */
+ * (or, given the game's totals before the round, its share of the game's win, round_win, or with
+ * lead true its lead, round_lead); None for input it does not take. Arguments: hands (per seat a
+ * tuple of (up, down) cards), active, owner (-1 for none), turn, scouts, pending, piles (cards
+ * captured per seat), chips, seat, random, randrange (the generator's bound methods), and
+ * optionally totals (or None) and lead (a bool). */
 PyObject *cheur_rollout(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     Round r; /* on the stack: a draw may let another thread in here */
     long seat;
-    if (nargs != 11 && nargs != 12) {
+    if (nargs < 11 || nargs > 13) {
         PyErr_SetString(PyExc_TypeError, "rollout(hands, active, owner, turn, scouts, pending, "
-                                         "piles, chips, seat, random, randrange[, totals])");
+                                         "piles, chips, seat, random, randrange[, totals[, "
+                                         "lead]])");
         return NULL;
     }
     long totals[MAX_SEATS];
-    int given;
+    int given, lead;
     if (!read_round(args, &r) || !read_long(args[8], &seat) || seat < 0 || seat >= r.players ||
-        !read_totals(nargs == 12 ? args[11] : Py_None, r.players, totals, &given))
+        !read_totals(nargs >= 12 ? args[11] : Py_None, r.players, totals, &given) ||
+        !read_lead(args, nargs, 12, &lead))
         Py_RETURN_NONE;
     PyObject *random = args[9], *randrange = args[10];
     Py_ssize_t starts[MAX_CARDS];
@@ -254,7 +280,7 @@ PyObject *cheur_rollout(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         }
         if (round_scout(&r, left, rotate, insert)) break;
     }
-    return end_value(&r, seat, given, totals);
+    return end_value(&r, seat, given, totals, lead);
 }
 
 /* ---- the opponent model's scores (parlour.bots.scout.features.plain_scores) -------------- */
@@ -414,35 +440,36 @@ unusual:
     Py_RETURN_NONE;
 }
 
-/* ---- playouts by the opponent model (parlour.bots.scout.ismcts.model_rollout) ------------ */
+/* ---- playouts by the opponent model (parlour.bots.scout.opponent_model.model_rollout) ------------ */
 
 #define MAX_OPTIONS (MAX_CARDS * MAX_CARDS + 4 * (MAX_CARDS + 1))
 
-/* ismcts.model_rollout for 3+ players: from the position given, every seat plays
- * ismcts.model_move (a softmax at `temperature` over plain_scores of its Shows, in legal_shows'
+/* opponent_model.model_rollout for 3+ players: from the position given, every seat plays
+ * opponent_model.model_move (a softmax at `temperature` over plain_scores of its Shows, in legal_shows'
  * order, then of its plain Scouts that fit, in SCOUTS' order; drawn as random.choices draws) to
  * the round's end. Returns `seat`'s round points minus the other seats' mean; None for input
  * it does not take. After `moves` moves a round still going is valued as it stands (cards
  * captured + chips - cards in hand per seat). Arguments: the playout's first 9 (see rollout),
  * scout_show (per seat, kept or not), w (the 14 weights), temperature, random (the
- * generator's bound method), moves, and optionally totals (or None: as in rollout). */
+ * generator's bound method), moves, and optionally totals (or None) and lead: as in rollout. */
 PyObject *cheur_model_rollout(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     Round r;
     long seat, opp[MAX_SEATS], starts[MAX_OPTIONS], lengths[MAX_OPTIONS];
     double w[N_FEATURES], kept[MAX_SEATS], cum[MAX_OPTIONS];
     long moves, totals[MAX_SEATS];
-    int given;
-    if (nargs != 14 && nargs != 15) {
+    int given, lead;
+    if (nargs < 14 || nargs > 16) {
         PyErr_SetString(PyExc_TypeError, "model_rollout(hands, active, owner, turn, scouts, "
                                          "pending, piles, chips, seat, scout_show, w, "
-                                         "temperature, random, moves[, totals])");
+                                         "temperature, random, moves[, totals[, lead]])");
         return NULL;
     }
     if (!read_round(args, &r) || !read_long(args[8], &seat) || seat < 0 || seat >= r.players ||
         !PyTuple_CheckExact(args[9]) || PyTuple_GET_SIZE(args[9]) != r.players ||
         !PyTuple_CheckExact(args[10]) || PyTuple_GET_SIZE(args[10]) != N_FEATURES ||
         !PyFloat_CheckExact(args[11]) || !read_long(args[13], &moves) || moves < 0 ||
-        !read_totals(nargs == 15 ? args[14] : Py_None, r.players, totals, &given))
+        !read_totals(nargs >= 15 ? args[14] : Py_None, r.players, totals, &given) ||
+        !read_lead(args, nargs, 15, &lead))
         Py_RETURN_NONE;
     for (Py_ssize_t k = 0; k < r.players; k++) {
         PyObject *item = PyTuple_GET_ITEM(args[9], k);
@@ -541,7 +568,7 @@ PyObject *cheur_model_rollout(PyObject *self, PyObject *const *args, Py_ssize_t 
         }
         if (over) break;
     }
-    return end_value(&r, seat, given, totals);
+    return end_value(&r, seat, given, totals, lead);
 }
 
 int cheur_search_init(void) {

@@ -11,10 +11,10 @@ by undoing the public events (a Show put back where it was taken from, a scouted
 out again). Everything here reads only the seat's view and the sampled deal.
 
 The moves compared for a past decision (the same model plays the opponents inside the search,
-:func:`parlour.bots.scout.ismcts.model_move`): every Show that beat the table, and every plain
-Scout of the taken end (both ways up; both ends when the move was a Show) that puts the card at
-an end of the hand or beside a number within one of it (:func:`fits`); the move taken is always
-among them. The flip decision: the orientation the deal gives the
+:func:`parlour.bots.scout.opponent_model.model_move`): every Show that beat the table, and every
+plain Scout of the taken end (both ways up; both ends when the move was a Show) that puts the
+card at an end of the hand or beside a number within one of it (:func:`fits`); the move taken
+is always among them. The flip decision: the orientation the deal gives the
 seat at the round's start against its reverse, by the hand features.
 """
 

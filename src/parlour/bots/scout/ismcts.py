@@ -34,7 +34,6 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from parlour.bots.scout import heuristic
 from parlour.bots.scout import net as net_module
 from parlour.bots.scout.determinize import determinize, public_slots, scout_view
 from parlour.bots.scout.features import (
@@ -42,23 +41,25 @@ from parlour.bots.scout.features import (
     EvalBot,
     dot,
     hand_features,
-    plain_scores,
 )
 from parlour.bots.scout.inference import (
     TEMPERATURE,
     decisions,
-    fits,
-    fitting_inserts,
     flipped,
     log_likelihood,
     moved,
     state_view,
     tempered,
 )
-from parlour.bots.scout.search import compiled_round, end_value, play_round_out, playout_move
-from parlour.games.scout import Flip, Scout, ScoutShow, Show, State, apply, legal_actions
-from parlour.games.scout.actions import SCOUTS
-from parlour.games.scout.rules import legal_shows
+from parlour.bots.scout.opponent_model import model_move, model_rollout
+from parlour.bots.scout.search import (
+    end_value,
+    play_round_out,
+    playout_move,
+    result_value,
+)
+from parlour.bots.scout.value import LeafValue
+from parlour.games.scout import Flip, ScoutShow, Show, State, apply, legal_actions
 from parlour.games.scout.state import PLAY_PHASE
 
 SCALE = 10.0
@@ -67,11 +68,12 @@ SCALE = 10.0
 ROOT_TOP = 6
 """At the root, only the evaluation's this many best actions are searched."""
 
+SCOUT_SHOW_TOP = 3
+"""With ``scout_show_cost``, this many Scout & Shows are searched at the root beside the
+evaluation's :data:`ROOT_TOP` best other actions."""
+
 MAX_PARTICLES = 64
 """At most this many sampled deals per move."""
-
-MODEL_PLAYOUT_MOVES = 500
-"""A playout by the opponent model stops after this many moves (see :func:`model_rollout_py`)."""
 
 
 class Node:
@@ -87,24 +89,6 @@ class Node:
         self.ranked: list[tuple[Any, float]] | None = None
 
 
-def result_value(state: State, seat: int, totals: Sequence[int] | None = None) -> float:
-    """``seat``'s points in the round just ended minus the other seats' mean (or, given the
-    game's ``totals`` before the round, its share of the win: :func:`search.end_value`)."""
-    return end_value([s.points for s in state.results[-1].seats], seat, totals)
-
-
-def plain_actions(state: State, seat: int) -> list[Any]:
-    """The legal actions of the seat to move but Scout & Show (which playouts and the opponent
-    model leave out: scoring them costs most)."""
-    if len(state.hands) == 2:
-        return legal_actions(state, seat)
-    hand = state.hands[seat]
-    shows: list[Any] = legal_shows(hand, state.active_key)
-    if state.pending or not state.active:
-        return shows
-    return shows + list(SCOUTS[len(hand)])
-
-
 def rollout(
     state: State,
     seat: int,
@@ -112,148 +96,43 @@ def rollout(
     plies: int | None = None,
     hand_weights: Sequence[float] = (),
     totals: Sequence[int] | None = None,
+    lead: bool = False,
 ) -> float:
     """Every seat plays :func:`~parlour.bots.scout.search.playout_policy` (by
     :func:`~parlour.bots.scout.search.playout_move`) to the round's end
     (or for ``plies`` moves, then :func:`static_value` with ``hand_weights``); the value for
-    ``seat`` (its share of the win, given the game's ``totals`` before the round)."""
+    ``seat`` (its share of the win, given the game's ``totals`` before the round, or its lead
+    with ``lead``)."""
     if plies is None:
-        return play_round_out(state, seat, rng, totals)
+        return play_round_out(state, seat, rng, totals, lead)
     left = plies
     while not state.results and state.phase == PLAY_PHASE:
         if left == 0:
-            return static_value(state, seat, hand_weights, totals)
+            return static_value(state, seat, hand_weights, totals, lead)
         left -= 1
         mover = state.turn
         state = apply(state, mover, playout_move(state, mover, rng))
-    return result_value(state, seat, totals)
-
-
-_MODEL_ROLLOUT = (
-    None if heuristic.COMPILED_MODULE is None else heuristic.COMPILED_MODULE.model_rollout
-)
-
-
-def model_rollout_py(
-    state: State,
-    seat: int,
-    rng: random.Random,
-    weights: Sequence[float],
-    temperature: float,
-    totals: Sequence[int] | None = None,
-) -> float:
-    """Every seat plays :func:`model_move` (the opponent model) to the round's end; the value
-    for ``seat`` (its share of the win, given the game's ``totals`` before the round). A round
-    still going after :data:`MODEL_PLAYOUT_MOVES` moves (the model can go round in circles: a
-    one-card Show scouted, the next seat showing one card, …) is valued as it stands: per seat,
-    cards captured + chips − cards in hand. :func:`model_rollout` is this function, compiled
-    when it is built."""
-    for _ in range(MODEL_PLAYOUT_MOVES):
-        if state.results or state.phase != PLAY_PHASE:
-            break
-        mover = state.turn
-        state = apply(state, mover, model_move(state, mover, weights, temperature, rng))
-    if state.results or state.phase != PLAY_PHASE:
-        return result_value(state, seat, totals)
-    points = [len(state.piles[s]) + state.chips[s] - len(h) for s, h in enumerate(state.hands)]
-    return end_value(points, seat, totals)
-
-
-def model_rollout(
-    state: State,
-    seat: int,
-    rng: random.Random,
-    weights: Sequence[float],
-    temperature: float,
-    totals: Sequence[int] | None = None,
-) -> float:
-    """:func:`model_rollout_py`, played by the compiled playout (3+ players) when it is built:
-    the same moves from the same draws."""
-    if _MODEL_ROLLOUT is not None and (args := compiled_round(state, seat)) is not None:
-        value: float | None = _MODEL_ROLLOUT(
-            *args, state.scout_show, tuple(weights), float(temperature), rng.random,
-            MODEL_PLAYOUT_MOVES, *(() if totals is None else (tuple(totals),)),
-        )  # fmt: skip
-        if value is not None:
-            return value
-    return model_rollout_py(state, seat, rng, weights, temperature, totals)
-
-
-def model_options(state: State, seat: int) -> list[Any]:
-    """The moves the opponent model weighs for the seat to move: its Shows, and its plain
-    Scouts that put the card at an end of the hand or beside a number within one of it
-    (:func:`~parlour.bots.scout.inference.fits`), in the legal actions' order; every plain
-    action if there is none of those."""
-    hand = state.hands[seat]
-    active = state.active
-    if len(state.hands) == 2 or state.pending or not active:
-        legal = plain_actions(state, seat)
-        options = [
-            a for a in legal
-            if type(a) is Show
-            or (type(a) is Scout and fits(hand, (active[0] if a.end == "left" else active[-1])
-                                          [1 if a.rotate else 0], a.insert))
-        ]  # fmt: skip
-        return options or legal
-    weighed: list[Any] = legal_shows(hand, state.active_key)
-    n = len(hand)
-    table = SCOUTS[n]
-    values = [c[0] for c in hand]
-    left, right = active[0], active[-1]
-    # SCOUTS[n]: left end, then right; unrotated, then rotated; by insert position 0..n
-    for k, value in enumerate((left[0], left[1], right[0], right[1])):
-        base = k * (n + 1)
-        weighed.extend(table[base + i] for i in fitting_inserts(values, value))
-    return weighed
-
-
-def model_move(
-    state: State, seat: int, weights: Sequence[float], temperature: float, rng: random.Random
-) -> Any:
-    """An opponent's move under the model: a softmax over the evaluation's scores of its Shows
-    and of its Scouts that put the card at an end of the hand or beside a number within one
-    (never Scout & Show: :func:`plain_actions`)."""
-    options = model_options(state, seat)
-    hand = state.hands[seat]
-    if len(options) == 1:
-        return options[0]
-    hands = state.hands
-    players = len(hands)
-    opponents = [len(h) for i, h in enumerate(hands) if i != seat]
-    scores = [
-        s / temperature
-        for s in plain_scores(
-            [c[0] for c in hand],
-            state.active,
-            opponents,
-            1.0 if state.scout_show[seat] else 0.0,
-            players > 2 and state.scouts + 1 >= players - 1,
-            options,
-            weights,
-        )
-    ]
-    top = max(scores)
-    cum = []
-    total = 0.0
-    for s in scores:
-        total += math.exp(s - top)
-        cum.append(total)
-    return rng.choices(options, cum_weights=cum)[0]
+    return result_value(state, seat, totals, lead)
 
 
 def static_value(
-    state: State, seat: int, hand_weights: Sequence[float], totals: Sequence[int] | None = None
+    state: State,
+    seat: int,
+    hand_weights: Sequence[float],
+    totals: Sequence[int] | None = None,
+    lead: bool = False,
 ) -> float:
     """A cut-off's value for ``seat``: per seat, cards captured + chips + what its hand is worth
     by the evaluation's hand features (about minus a point per card, less for cards that go
     together); ``seat``'s minus the other seats' mean (or, given the game's ``totals`` before
-    the round, its share of the win if the round ended so: :func:`search.end_value`)."""
+    the round, its share of the win if the round ended so, or its lead with ``lead``:
+    :func:`search.end_value`)."""
     values = [
         len(state.piles[s]) + state.chips[s]
         + dot(hand_weights, hand_features([c[0] for c in state.hands[s]]))
         for s in range(len(state.hands))
     ]  # fmt: skip
-    return end_value(values, seat, totals)
+    return end_value(values, seat, totals, lead)
 
 
 def with_hand(state: State, seat: int, hand: Sequence[tuple[int, int]]) -> State:
@@ -295,7 +174,17 @@ class ISMCTSBot:
     maximises, the round's points minus the opponents' mean (``"points"``) or, in the game's
     last round, the share of the game's win the round's end gives with the totals so far
     (``"win"``: ahead it plays safe, behind it takes the chances that can still win; earlier
-    rounds keep the points), × ``SCALE`` in the tree.
+    rounds keep the points), × ``SCALE`` in the tree, or in every round its total at the round's
+    end minus the highest of the other seats' totals (``"lead"``: the margin a game is won by,
+    in points); ``value_file``: a learned leaf value's weights
+    (:class:`~parlour.bots.scout.value.LeafValue`, fitted by ``bench/train_scout_value.py``): a
+    new node is valued by ``value_mix`` × that value + (1 − ``value_mix``) × a playout (with
+    3–5 players, the objective ``"points"``; screened, it played worse);
+    ``scout_show_cost``: search the evaluation's :data:`SCOUT_SHOW_TOP` best Scout & Shows at
+    the root beside its ``root_top`` best other actions, whatever it ranks first, and take
+    this many points off every value under it (what keeping it is worth: the playouts never
+    use it, so they cannot tell; ``None``: ``keep_scout_show`` decides; screened, it played
+    worse).
     """
 
     name = "ismcts"
@@ -324,15 +213,23 @@ class ISMCTSBot:
         rejuvenate: int = 0,
         min_ess: float | None = None,
         objective: str = "points",
+        value_file: str | None = None,
+        value_mix: float = 0.5,
+        scout_show_cost: float | None = None,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
         if min_ess is not None and not 0 < min_ess <= 1:
             raise ValueError(f"min_ess is a share above 0 and at most 1, not {min_ess!r}")
         self.min_ess = min_ess
-        if objective not in ("points", "win"):
-            raise ValueError(f"objective is 'points' or 'win', not {objective!r}")
+        if objective not in ("points", "win", "lead"):
+            raise ValueError(f"objective is 'points', 'win' or 'lead', not {objective!r}")
         self.objective = objective
+        if not 0 <= value_mix <= 1:
+            raise ValueError(f"value_mix is a share from 0 to 1, not {value_mix!r}")
+        self.leaf_value = LeafValue.from_file(value_file) if value_file else None
+        self.value_mix = value_mix
+        self.scout_show_cost = scout_show_cost
         self.totals: tuple[int, ...] | None = None  # set per move: see iterate
         if prior not in ("eval", "net"):
             raise ValueError(f"prior is 'eval' or 'net', not {prior!r}")
@@ -384,14 +281,28 @@ class ISMCTSBot:
                 return action  # empties the hand: the round ends and the others pay
         seat = view["seat"]
         last_round = view["round"] == view["rounds"]
-        self.totals = tuple(view["totals"]) if self.objective == "win" and last_round else None
+        self.totals = (
+            tuple(view["totals"])
+            if self.objective == "lead" or (self.objective == "win" and last_round)
+            else None
+        )
         deals, cum = self.sample(view, rng, start)
         root = Node()
         root.ranked = self.rank(view, legal) if self.net is None else self.rank_by_net(view, legal)
-        if self.keep_scout_show and not isinstance(root.ranked[0][0], ScoutShow):
+        if (
+            self.keep_scout_show
+            and self.scout_show_cost is None
+            and not isinstance(root.ranked[0][0], ScoutShow)
+        ):
             root.ranked = [(a, p) for a, p in root.ranked if not isinstance(a, ScoutShow)]
         if self.root_top is not None and view["phase"] != "flip":
-            root.ranked = root.ranked[: self.root_top]
+            if self.scout_show_cost is None:
+                root.ranked = root.ranked[: self.root_top]
+            else:  # the best plain actions, and the best Scout & Shows beside them
+                plain = [(a, p) for a, p in root.ranked if not isinstance(a, ScoutShow)]
+                shows = [(a, p) for a, p in root.ranked if isinstance(a, ScoutShow)]
+                top = plain[: self.root_top] + shows[:SCOUT_SHOW_TOP]
+                root.ranked = sorted(top, key=lambda item: -item[1])
         iterations = 0
         while True:
             deal = deals[rng.choices(range(len(deals)), cum_weights=cum)[0]]
@@ -522,20 +433,30 @@ class ISMCTSBot:
         """One descent from ``root`` on ``deal``, one new node, one playout, the backup (the
         share of the win × ``SCALE`` when :attr:`totals` is set)."""
         node, path, state, totals = root, [root], deal, self.totals
+        lead = self.objective == "lead"
         flip_phase = root.ranked is not None and isinstance(root.ranked[0][0], Flip)
         value: float | None = None
         key: Any
+        first: Any = None
         while True:
             if state.results or state.phase != PLAY_PHASE:
-                value = result_value(state, seat, totals)
+                value = result_value(state, seat, totals, lead)
                 break
             if node is not root and node.n == 0:
-                if self.playout and self.playout_policy == "model":
-                    value = model_rollout(state, seat, rng, self.weights, self.temperature, totals)
+                leaf = self.leaf_value
+                if leaf is not None and totals is None and leaf.covers(len(state.hands)):
+                    value = leaf.value(state, seat)
+                    if self.value_mix < 1:
+                        played = rollout(state, seat, rng, self.plies, self.hand_weights)
+                        value = self.value_mix * value + (1 - self.value_mix) * played
+                elif self.playout and self.playout_policy == "model":
+                    value = model_rollout(
+                        state, seat, rng, self.weights, self.temperature, totals, lead
+                    )
                 elif self.playout:
-                    value = rollout(state, seat, rng, self.plies, self.hand_weights, totals)
+                    value = rollout(state, seat, rng, self.plies, self.hand_weights, totals, lead)
                 else:
-                    value = static_value(state, seat, self.hand_weights, totals)
+                    value = static_value(state, seat, self.hand_weights, totals, lead)
                 break
             if node is root:
                 action = self.select_flip(node) if flip_phase else self.select(node)
@@ -544,7 +465,7 @@ class ISMCTSBot:
                         state = with_hand(state, seat, flipped(state.hands[seat]))
                 else:
                     state = apply(state, seat, action)
-                key = action
+                key = first = action
             else:
                 mover = state.turn
                 if mover == seat:
@@ -562,8 +483,10 @@ class ISMCTSBot:
                 child = node.children[key] = Node()
             node = child
             path.append(node)
-        if totals is not None:
+        if totals is not None and not lead:
             value *= SCALE
+        if self.scout_show_cost is not None and isinstance(first, ScoutShow):
+            value -= self.scout_show_cost  # what keeping it is worth, which playouts cannot see
         for visited in path:
             visited.n += 1
             visited.w += value
@@ -600,8 +523,6 @@ class ISMCTSBot:
 __all__ = [
     "ISMCTSBot",
     "Node",
-    "model_move",
-    "result_value",
     "rollout",
     "static_value",
 ]

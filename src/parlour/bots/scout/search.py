@@ -79,29 +79,47 @@ def playout_move(state: State, seat: int, rng: random.Random) -> Any:
     return fitting_scout(state, seat, scouts[rng.randrange(len(scouts))], rng)
 
 
-def end_value(points: Sequence[float], seat: int, totals: Sequence[int] | None = None) -> float:
+def end_value(
+    points: Sequence[float], seat: int, totals: Sequence[int] | None = None, lead: bool = False
+) -> float:
     """``seat``'s value of a round that ends with ``points`` per seat: its points minus the
-    other seats' mean; or, given the game's ``totals`` before the round (in its last round), its
-    share of the game's win (S6: the highest total wins, equal totals share the win)."""
+    other seats' mean; or, given the game's ``totals`` before the round, its share of the game's
+    win (S6: the highest total wins, equal totals share the win), or with ``lead`` its total
+    minus the highest of the other seats' totals."""
     if totals is None:
         others = [p for i, p in enumerate(points) if i != seat]
         return points[seat] - sum(others) / len(others)
     final = [t + p for t, p in zip(totals, points, strict=True)]
+    if lead:
+        return float(final[seat] - max(f for i, f in enumerate(final) if i != seat))
     best = max(final)
     return 1 / final.count(best) if final[seat] == best else 0.0
 
 
+def result_value(
+    state: State, seat: int, totals: Sequence[int] | None = None, lead: bool = False
+) -> float:
+    """``seat``'s points in the round just ended minus the other seats' mean (or, given the
+    game's ``totals`` before the round, its share of the win, or its lead with ``lead``:
+    :func:`end_value`)."""
+    return end_value([s.points for s in state.results[-1].seats], seat, totals, lead)
+
+
 def play_round_out_py(
-    state: State, seat: int, rng: random.Random, totals: Sequence[int] | None = None
+    state: State,
+    seat: int,
+    rng: random.Random,
+    totals: Sequence[int] | None = None,
+    lead: bool = False,
 ) -> float:
     """Every seat plays :func:`playout_policy` (by :func:`playout_move`) from ``state`` to the
     round's end; ``seat``'s round points minus the other seats' mean (or its share of the win,
-    given ``totals``: :func:`end_value`). :func:`play_round_out` is this function, compiled when
-    it is built (the same moves from the same draws)."""
+    given ``totals``, or its lead with ``lead``: :func:`end_value`). :func:`play_round_out` is
+    this function, compiled when it is built (the same moves from the same draws)."""
     while not state.results and state.phase == PLAY_PHASE:
         mover = state.turn
         state = apply(state, mover, playout_move(state, mover, rng))
-    return end_value([s.points for s in state.results[-1].seats], seat, totals)
+    return end_value([s.points for s in state.results[-1].seats], seat, totals, lead)
 
 
 _ROLLOUT = None if heuristic.COMPILED_MODULE is None else heuristic.COMPILED_MODULE.rollout
@@ -119,7 +137,11 @@ def compiled_round(state: State, seat: int) -> tuple[Any, ...] | None:
 
 
 def play_round_out(
-    state: State, seat: int, rng: random.Random, totals: Sequence[int] | None = None
+    state: State,
+    seat: int,
+    rng: random.Random,
+    totals: Sequence[int] | None = None,
+    lead: bool = False,
 ) -> float:
     """:func:`play_round_out_py`, played by the compiled playout (3+ players) when it is built:
     the searches spend most of their time here."""
@@ -127,11 +149,11 @@ def play_round_out(
         value: float | None = (
             _ROLLOUT(*args, rng.random, rng.randrange)
             if totals is None
-            else _ROLLOUT(*args, rng.random, rng.randrange, tuple(totals))
+            else _ROLLOUT(*args, rng.random, rng.randrange, tuple(totals), lead)
         )
         if value is not None:
             return value
-    return play_round_out_py(state, seat, rng, totals)
+    return play_round_out_py(state, seat, rng, totals, lead)
 
 
 def playout(state: State, seat: int, action: Any, rng: random.Random) -> float:
