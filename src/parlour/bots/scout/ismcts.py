@@ -13,8 +13,9 @@ Single-observer ISMCTS over the seat's own information sets. Each iteration
    (at the root only the evaluation's :data:`ROOT_TOP` best actions, and Scout & Show only
    when the evaluation ranks it first: playouts never use it, so the search cannot see what
    keeping it is worth);
-   at the opponents' decisions by the same model of them as the inference (a softmax over the
-   evaluation's scores of their Shows and well-placed Scouts in the drawn deal);
+   at the opponents' decisions by the same model of them as the inference
+   (:mod:`parlour.bots.scout.opponent_model`: a softmax over the evaluation's scores of their
+   Shows and well-placed Scouts in the drawn deal);
 3. adds one node, plays the round out from it with a fast playout policy (or a few moves, then
    a static evaluation: ``plies``) and backs up the seat's round points minus the opponents'
    mean.
