@@ -59,6 +59,20 @@ def searches(state: scout.State, seat: int, legal: list[scout.Action]) -> bool:
     )
 
 
+def searched_plays(
+    states: list[scout.State],
+) -> list[tuple[scout.State, int, list[scout.Action]]]:
+    """The play-phase positions among ``states`` where the bot searches, each with the seat to
+    act and its legal actions."""
+    found = []
+    for state in states:
+        seat = scout.to_act(state)[0]
+        legal = scout.legal_actions(state, seat)
+        if state.phase == PLAY_PHASE and searches(state, seat, legal):
+            found.append((state, seat, legal))
+    return found
+
+
 def test_ismcts_plays_whole_games_with_legal_moves_for_every_player_count() -> None:
     for players in (2, 3, 5):
         bots: list[Bot] = [ISMCTSBot(iterations=15)] + [EvalBot() for _ in range(players - 1)]
@@ -184,11 +198,7 @@ def test_inference_reads_the_view_only_redrawn_hidden_cards_change_nothing() -> 
     """Redrawing every card the seat cannot see (``scramble_hidden``) leaves its view, the
     deals' weights and the decision the same, for the same random generator."""
     compared = 0
-    for state in eval_positions(4, 11, rounds=2)[4::5]:
-        seat = scout.to_act(state)[0]
-        legal = scout.legal_actions(state, seat)
-        if state.phase != 1 or not searches(state, seat, legal):
-            continue
+    for state, seat, legal in searched_plays(eval_positions(4, 11, rounds=2)[4::5]):
         other = scout.scramble_hidden(state, seat, random.Random(state.steps))
         assert other.hands != state.hands
         view = scout.view(state, seat)
@@ -387,11 +397,7 @@ def test_root_candidates_are_the_evaluations_top_k_and_scout_and_show_is_kept() 
     & Show first (playouts never use it, so the search alone cannot see what keeping it is
     worth)."""
     checked = kept = 0
-    for state in eval_positions(4, 5, rounds=2)[3::4]:
-        seat = scout.to_act(state)[0]
-        legal = scout.legal_actions(state, seat)
-        if state.phase != 1 or not searches(state, seat, legal):
-            continue
+    for state, seat, legal in searched_plays(eval_positions(4, 5, rounds=2)[3::4]):
         view = scout.view(state, seat)
         bot = ISMCTSBot(iterations=40, particles=8, root_top=3, keep_scout_show=True)
         action = bot.choose(view, legal, random.Random(4))
@@ -416,11 +422,7 @@ def test_a_cost_on_scout_and_show_searches_it_beside_the_best_other_actions() ->
     searched at the root beside its ``root_top`` best other actions, and every value under them
     loses the cost (a cost of 100 points: never played, and its means show it)."""
     checked = 0
-    for state in eval_positions(4, 5, rounds=2)[3::4]:
-        seat = scout.to_act(state)[0]
-        legal = scout.legal_actions(state, seat)
-        if state.phase != 1 or not searches(state, seat, legal):
-            continue
+    for state, seat, legal in searched_plays(eval_positions(4, 5, rounds=2)[3::4]):
         if not any(isinstance(a, scout.ScoutShow) for a in legal):
             continue
         view = scout.view(state, seat)
@@ -458,11 +460,7 @@ def test_the_network_can_be_the_roots_prior() -> None:
     net = load_net()
     bot = ISMCTSBot(iterations=40, prior="net", keep_scout_show=False)
     searched = 0
-    for state in eval_positions(4, 5)[6:60:6]:
-        seat = scout.to_act(state)[0]
-        legal = scout.legal_actions(state, seat)
-        if not searches(state, seat, legal) or state.phase != PLAY_PHASE:
-            continue
+    for state, seat, legal in searched_plays(eval_positions(4, 5)[6:60:6]):
         view = scout.view(state, seat)
         action = bot.choose(view, legal, random.Random(2))
         assert action in legal

@@ -14,7 +14,7 @@ from parlour.bots.scout.ismcts import ISMCTSBot
 from parlour.bots.scout.value import VALUE_FEATURES, LeafValue, seat_features
 from parlour.games import scout
 from parlour.games.scout.state import PLAY_PHASE
-from tests.bots.test_scout_ismcts import eval_positions, searches
+from tests.bots.test_scout_ismcts import eval_positions, searched_plays
 
 
 def play_positions(players: int, seed: int) -> list[scout.State]:
@@ -81,11 +81,7 @@ def test_weights_fitted_to_played_games_drive_the_search(
     assert list(fitted["weights"]) == ["4"]
     bot = ISMCTSBot(iterations=60, value_file=str(weights), value_mix=1.0)
     played = 0
-    for state in play_positions(4, 4)[2:40:6]:
-        seat = scout.to_act(state)[0]
-        legal = scout.legal_actions(state, seat)
-        if not searches(state, seat, legal):
-            continue
+    for state, seat, legal in searched_plays(play_positions(4, 4)[2:40:6]):
         assert bot.choose(scout.view(state, seat), legal, random.Random(1)) in legal
         assert bot.last_iterations == 60
         played += 1

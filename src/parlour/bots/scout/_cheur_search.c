@@ -1,8 +1,9 @@
 /* The SCOUT searches' hot paths in C (see _cheur.c): whole playouts to the end of a round, by
- * the fast policy (search.play_round_out) or by the opponent model (opponent_model.model_rollout), and
- * the opponent model's option scores (features.plain_scores). The same doubles and the same
- * draws of the caller's random generator as the Python functions; None for input they do not
- * take (the caller then runs the Python function). */
+ * the fast policy (search.play_round_out) or by the opponent model
+ * (opponent_model.model_rollout), and the opponent model's option scores
+ * (features.plain_scores). The same doubles and the same draws of the caller's random generator
+ * as the Python functions; None for input they do not take (the caller then runs the Python
+ * function). */
 
 #include <math.h>
 
@@ -140,15 +141,19 @@ static PyObject *round_value(const Round *r, long seat) {
     return PyFloat_FromDouble((double)points[seat] - (double)others / (double)(r->players - 1));
 }
 
-/* With the game's totals before this round (`totals`, per seat) and this round's points (S14):
- * `seat`'s share of the game's win (1 / the number of seats on the highest total, if it is one
- * of them, else 0; S6), as a float. */
+/* Every seat's total at the end of this round: the game's totals before it (`totals`, per seat)
+ * and this round's points (S14), into final[0..players). */
+static void final_totals(const Round *r, const long *totals, long *final) {
+    for (Py_ssize_t s = 0; s < r->players; s++) final[s] = totals[s] + seat_points(r, s);
+}
+
+/* With the game's totals before this round: `seat`'s share of the game's win (1 / the number of
+ * seats on the highest total, if it is one of them, else 0; S6), as a float. */
 static PyObject *round_win(const Round *r, long seat, const long *totals) {
     long final[MAX_SEATS], best = LONG_MIN, on_best = 0;
-    for (Py_ssize_t s = 0; s < r->players; s++) {
-        final[s] = totals[s] + seat_points(r, s);
+    final_totals(r, totals, final);
+    for (Py_ssize_t s = 0; s < r->players; s++)
         if (final[s] > best) best = final[s];
-    }
     for (Py_ssize_t s = 0; s < r->players; s++) on_best += final[s] == best;
     return PyFloat_FromDouble(final[seat] == best ? 1.0 / (double)on_best : 0.0);
 }
@@ -163,12 +168,11 @@ static int read_totals(PyObject *totals, Py_ssize_t players, long *t, int *given
 /* With the game's totals before this round and this round's points: `seat`'s total minus the
  * highest of the other seats' totals (its lead, negative when behind), as a float. */
 static PyObject *round_lead(const Round *r, long seat, const long *totals) {
-    long best = LONG_MIN;
-    for (Py_ssize_t s = 0; s < r->players; s++) {
-        long total = totals[s] + seat_points(r, s);
-        if (s != seat && total > best) best = total;
-    }
-    return PyFloat_FromDouble((double)(totals[seat] + seat_points(r, seat) - best));
+    long final[MAX_SEATS], best = LONG_MIN;
+    final_totals(r, totals, final);
+    for (Py_ssize_t s = 0; s < r->players; s++)
+        if (s != seat && final[s] > best) best = final[s];
+    return PyFloat_FromDouble((double)(final[seat] - best));
 }
 
 /* An optional objective argument: false (or absent) for the share of the win, true for the lead.
@@ -440,15 +444,16 @@ unusual:
     Py_RETURN_NONE;
 }
 
-/* ---- playouts by the opponent model (parlour.bots.scout.opponent_model.model_rollout) ------------ */
+/* ---- playouts by the opponent model (parlour.bots.scout.opponent_model.model_rollout) ---- */
 
 #define MAX_OPTIONS (MAX_CARDS * MAX_CARDS + 4 * (MAX_CARDS + 1))
 
 /* opponent_model.model_rollout for 3+ players: from the position given, every seat plays
- * opponent_model.model_move (a softmax at `temperature` over plain_scores of its Shows, in legal_shows'
- * order, then of its plain Scouts that fit, in SCOUTS' order; drawn as random.choices draws) to
- * the round's end. Returns `seat`'s round points minus the other seats' mean; None for input
- * it does not take. After `moves` moves a round still going is valued as it stands (cards
+ * opponent_model.model_move (a softmax at `temperature` over plain_scores of its Shows, in
+ * legal_shows' order, then of its plain Scouts that fit, in SCOUTS' order; drawn as
+ * random.choices draws) to the round's end. Returns `seat`'s round points minus the other
+ * seats' mean (or, given totals, the share of the win or the lead: as in rollout); None for
+ * input it does not take. After `moves` moves a round still going is valued as it stands (cards
  * captured + chips - cards in hand per seat). Arguments: the playout's first 9 (see rollout),
  * scout_show (per seat, kept or not), w (the 14 weights), temperature, random (the
  * generator's bound method), moves, and optionally totals (or None) and lead: as in rollout. */

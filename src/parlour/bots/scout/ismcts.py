@@ -226,6 +226,7 @@ class ISMCTSBot:
         if objective not in ("points", "win", "lead"):
             raise ValueError(f"objective is 'points', 'win' or 'lead', not {objective!r}")
         self.objective = objective
+        self.lead = objective == "lead"
         if not 0 <= value_mix <= 1:
             raise ValueError(f"value_mix is a share from 0 to 1, not {value_mix!r}")
         self.leaf_value = LeafValue.from_file(value_file) if value_file else None
@@ -283,9 +284,7 @@ class ISMCTSBot:
         seat = view["seat"]
         last_round = view["round"] == view["rounds"]
         self.totals = (
-            tuple(view["totals"])
-            if self.objective == "lead" or (self.objective == "win" and last_round)
-            else None
+            tuple(view["totals"]) if self.lead or (self.objective == "win" and last_round) else None
         )
         deals, cum = self.sample(view, rng, start)
         root = Node()
@@ -433,8 +432,7 @@ class ISMCTSBot:
     def iterate(self, root: Node, deal: State, seat: int, rng: random.Random) -> None:
         """One descent from ``root`` on ``deal``, one new node, one playout, the backup (the
         share of the win × ``SCALE`` when :attr:`totals` is set)."""
-        node, path, state, totals = root, [root], deal, self.totals
-        lead = self.objective == "lead"
+        node, path, state, totals, lead = root, [root], deal, self.totals, self.lead
         flip_phase = root.ranked is not None and isinstance(root.ranked[0][0], Flip)
         value: float | None = None
         key: Any

@@ -119,7 +119,7 @@ def play_round_out_py(
     while not state.results and state.phase == PLAY_PHASE:
         mover = state.turn
         state = apply(state, mover, playout_move(state, mover, rng))
-    return end_value([s.points for s in state.results[-1].seats], seat, totals, lead)
+    return result_value(state, seat, totals, lead)
 
 
 _ROLLOUT = None if heuristic.COMPILED_MODULE is None else heuristic.COMPILED_MODULE.rollout
