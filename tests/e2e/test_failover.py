@@ -62,7 +62,10 @@ def test_the_page_reconnects_when_the_table_s_owner_dies_and_plays_on(
 def test_a_table_moves_to_the_process_its_page_talks_to_and_plays_there(
     tmp_path: Path, browser: Any, redis_url: str, shots: Path
 ) -> None:
-    made_at, other = start_cluster(tmp_path, redis_url, 2, {"PARLOUR_TABLES_FOLLOW": "1"})
+    # Leases of the default 5 s: the cluster tests' 1.5 s ones can lapse on a loaded machine
+    # (an event loop held up longer than that), and the table would move for another reason.
+    steady = {"PARLOUR_TABLES_FOLLOW": "1", "PARLOUR_LEASE_MS": "5000", "PARLOUR_RENEW_MS": "500"}
+    made_at, other = start_cluster(tmp_path, redis_url, 2, steady)
     try:
         body = {"game": "scout", "name": "Ana", "seats": [{"kind": "bot", "level": "easy"}]}
         table = post(f"{made_at.url}/api/tables", body)
