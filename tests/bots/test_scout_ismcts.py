@@ -12,7 +12,7 @@ import pytest
 from parlour.bots.base import Bot
 from parlour.bots.levels import make_bot
 from parlour.bots.scout.determinize import public_slots, unseen_cards
-from parlour.bots.scout.features import EvalBot, load_weights
+from parlour.bots.scout.features import FEATURES, EvalBot, load_weights
 from parlour.bots.scout.human import HumanLike
 from parlour.bots.scout.inference import (
     decisions,
@@ -472,3 +472,29 @@ def test_the_network_can_be_the_roots_prior() -> None:
     assert searched >= 3
     with pytest.raises(ValueError, match="prior"):
         ISMCTSBot(prior="oracle")
+
+
+def test_the_opponent_model_can_have_its_own_weights() -> None:
+    """``model_weights``: the opponents inside the tree (and the inference) are played by a
+    softmax over those weights' scores, while the root's candidates keep the evaluation's
+    order: the shipped weights given as ``model_weights`` change nothing, other ones change
+    the visits and never the candidates."""
+    shipped = load_weights()
+    # opponents that care only for the cards they capture
+    greedy = tuple(3.0 if name == "captured" else 0.0 for name in FEATURES)
+    changed = checked = 0
+    for state, seat, legal in searched_plays(eval_positions(4, 5, rounds=2)[3::6]):
+        view = scout.view(state, seat)
+        runs = {}
+        for name, weights in (("none", None), ("shipped", shipped), ("greedy", greedy)):
+            bot = ISMCTSBot(iterations=120, particles=16, model_weights=weights)
+            action = bot.choose(view, legal, random.Random(7))
+            runs[name] = (action, dict(bot.last_visits))
+        assert runs["none"] == runs["shipped"]
+        assert set(runs["greedy"][1]) == set(runs["none"][1])
+        changed += runs["greedy"][1] != runs["none"][1]
+        checked += 1
+    assert checked >= 4
+    assert changed >= checked // 2
+    with pytest.raises(ValueError, match="model_weights"):
+        ISMCTSBot(iterations=10, model_weights=(1.0, 2.0))

@@ -185,7 +185,9 @@ class ISMCTSBot:
     the root beside its ``root_top`` best other actions, whatever it ranks first, and take
     this many points off every value under it (what keeping it is worth: the playouts never
     use it, so they cannot tell; ``None``: ``keep_scout_show`` decides; screened, it played
-    worse).
+    worse); ``model_weights``: the opponent model's own weights (in the tree, the model
+    playouts and the inference; default: the evaluation's), e.g. fitted to how given
+    opponents really play by ``bench/fit_scout_model.py``.
     """
 
     name = "ismcts"
@@ -217,6 +219,7 @@ class ISMCTSBot:
         value_file: str | None = None,
         value_mix: float = 0.5,
         scout_show_cost: float | None = None,
+        model_weights: Sequence[float] | None = None,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -249,6 +252,9 @@ class ISMCTSBot:
         self.evaluator = EvalBot(weights)
         self.weights = self.evaluator.weights
         self.hand_weights = self.weights[: len(HAND_FEATURES)]
+        if model_weights is not None and len(model_weights) != len(self.weights):
+            raise ValueError(f"model_weights needs {len(self.weights)} weights, one a feature")
+        self.model_weights = self.weights if model_weights is None else tuple(model_weights)
         self.playout = playout
         self.plies = plies
         self.root_top = root_top
@@ -372,7 +378,9 @@ class ISMCTSBot:
                 deal.turn = view["start_seat"]
             deals.append(deal)
             logs.append(
-                log_likelihood(view, past, deal.hands, self.weights, self.inference_temperature)
+                log_likelihood(
+                    view, past, deal.hands, self.model_weights, self.inference_temperature
+                )
                 if past
                 else 0.0
             )
@@ -421,7 +429,7 @@ class ISMCTSBot:
             deal = deals[i]
             if self.iterations is not None or time.perf_counter() - start < self.budget_s * 2 / 3:
                 cards, _ = moved(view, past, deal.hands, logs[i], unknown, self.rejuvenate,
-                                 self.weights, self.inference_temperature, rng)  # fmt: skip
+                                 self.model_weights, self.inference_temperature, rng)  # fmt: skip
                 deal = deal.clone()
                 deal.hands = tuple(tuple(h) for h in cards)
             moved_deals.append(deal)
@@ -450,7 +458,7 @@ class ISMCTSBot:
                         value = self.value_mix * value + (1 - self.value_mix) * played
                 elif self.playout and self.playout_policy == "model":
                     value = model_rollout(
-                        state, seat, rng, self.weights, self.temperature, totals, lead
+                        state, seat, rng, self.model_weights, self.temperature, totals, lead
                     )
                 elif self.playout:
                     value = rollout(state, seat, rng, self.plies, self.hand_weights, totals, lead)
@@ -474,7 +482,7 @@ class ISMCTSBot:
                     state = apply(state, mover, action)
                     key = action
                 else:
-                    action = model_move(state, mover, self.weights, self.temperature, rng)
+                    action = model_move(state, mover, self.model_weights, self.temperature, rng)
                     state = apply(state, mover, action)
                     key = (action, state.active)  # the public move: the cards shown too
             child = node.children.get(key)
