@@ -10,10 +10,11 @@ chose (decisions outside those options — a Scout & Show, a Scout that fits now
 counted and left out). ``fit`` finds the weights of the softmax (temperature 1) that make the
 bots' choices likeliest (a conditional logit, Newton's method, fitted on the games of even
 seeds, judged on the odd ones against the shipped weights at the temperatures the search can
-use) and writes them as JSON, ready for ``ISMCTSBot(model_weights=...)`` or ``weights=...``.
+use) and writes them as JSON in the form of the package's ``scout_model.json``
+(``ISMCTSBot(opponent_model="fitted")``; a screen can give them as ``model_weights``).
 
-    python bench/fit_scout_model.py data --games 200 --workers 2 --out /tmp/m4.npz
-    python bench/fit_scout_model.py fit /tmp/m4.npz --out /tmp/model.json
+    python bench/fit_scout_model.py data --games 130 --workers 2 --out /tmp/m4.npz
+    python bench/fit_scout_model.py fit /tmp/m4.npz --out src/parlour/bots/scout/scout_model.json
 """
 
 from __future__ import annotations
@@ -152,6 +153,7 @@ def fit(ns: argparse.Namespace) -> None:
     print(f"{ns.file}: {int(train.sum())} training and {int((~train).sum())} held-out "
           f"decisions ({games} games, {outside} outside the options)")  # fmt: skip
     shipped = np.asarray(load_weights())
+    shipped_per = te.log_likelihood(shipped) / len(te.sizes)
     for t in (0.5, 0.75, 1.0, 1.5):
         per = te.log_likelihood(shipped / t) / len(te.sizes)
         print(f"  shipped weights at T={t}: held-out log-likelihood {per:.3f} a decision")
@@ -170,8 +172,15 @@ def fit(ns: argparse.Namespace) -> None:
     for name, v, s in zip(FEATURES, w, shipped, strict=True):
         print(f"    {name:14s} fitted {v:+8.3f}   shipped {s:+8.3f}")
     if ns.out:
+        about = (
+            f"Weights of the SCOUT search's opponent model, fitted by bench/fit_scout_model.py "
+            f"(l2={l2}) to {len(tr.sizes)} decisions; held-out log-likelihood {best[0]:.3f} a "
+            f"decision on {len(te.sizes)} others (the evaluation's weights at T=1: "
+            f"{shipped_per:.3f})."
+        )
+        weights = {name: round(float(v), 5) for name, v in zip(FEATURES, w, strict=True)}
         with open(ns.out, "w", encoding="utf-8") as f:
-            json.dump({"l2": l2, "weights": [round(float(v), 5) for v in w]}, f)
+            json.dump({"about": about, "weights": weights}, f, indent=2)
             f.write("\n")
 
 

@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 from bench import fit_scout_model
 
-from parlour.bots.scout.features import FEATURES
+from parlour.bots.levels import make_bot
+from parlour.bots.scout.features import FEATURES, MODEL_FILE, load_weights
+from parlour.bots.scout.human import HumanLike
 from parlour.bots.scout.ismcts import ISMCTSBot
 from parlour.games import scout
 from tests.bots.test_scout_ismcts import eval_positions, searched_plays
@@ -63,10 +65,27 @@ def test_weights_fitted_to_played_games_drive_the_opponent_model(
         if "fitted, l2=" in line
     )
     assert held_out > uniform + 0.3, out
-    assert len(fitted["weights"]) == len(FEATURES)
-    bot = ISMCTSBot(iterations=60, particles=8, model_weights=fitted["weights"])
+    assert list(fitted["weights"]) == list(FEATURES)
+    weights = [fitted["weights"][name] for name in FEATURES]
+    bot = ISMCTSBot(iterations=60, particles=8, model_weights=weights)
     played = 0
     for state, seat, legal in searched_plays(eval_positions(4, 4)[2:40:6]):
         assert bot.choose(scout.view(state, seat), legal, random.Random(1)) in legal
         played += 1
     assert played >= 3
+
+
+def test_the_shipped_fitted_model_is_a_setting_of_the_search() -> None:
+    """``opponent_model="fitted"`` (spec ``…/opponent_model=fitted``) plays the opponents by
+    the shipped ``scout_model.json``, which names exactly the evaluation's features; the
+    evaluation still ranks the search's own moves."""
+    fitted = load_weights(MODEL_FILE)
+    assert len(fitted) == len(FEATURES) and fitted != load_weights()
+    level = make_bot("scout", "expert:it=300/opponent_model=fitted")
+    assert isinstance(level, HumanLike) and isinstance(level.bot, ISMCTSBot)
+    bot = level.bot
+    assert bot.model_weights == fitted
+    assert bot.weights == load_weights()
+    assert ISMCTSBot(iterations=10).model_weights == load_weights()
+    with pytest.raises(ValueError, match="opponent_model"):
+        make_bot("scout", "expert:it=300/opponent_model=hard")

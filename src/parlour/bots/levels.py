@@ -77,6 +77,7 @@ SEARCH_OPTIONS = {
     "prior": str,
     "objective": str,
     "scout_show_cost": float,
+    "opponent_model": str,
 }
 """The settings of :class:`~parlour.bots.scout.ismcts.ISMCTSBot` a spec may give after its
 budget, ``name=value`` separated by slashes (``true``/``false`` for the yes-or-no ones), and

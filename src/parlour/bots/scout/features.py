@@ -63,16 +63,21 @@ HAND_FEATURES = ("groups", "lone", "best", "cards", "measure")
 
 WEIGHTS_FILE = "scout_eval.json"
 
+MODEL_FILE = "scout_model.json"
+"""Weights over the same features for the search's opponent model, fitted to how Hard plays
+(``bench/fit_scout_model.py``)."""
+
 
 @cache
-def load_weights() -> tuple[float, ...]:
-    """The shipped weights (``scout_eval.json``), in :data:`FEATURES` order. Raises
-    ``ValueError`` if the file does not name exactly these features."""
-    text = resources.files("parlour.bots.scout").joinpath(WEIGHTS_FILE).read_text()
+def load_weights(name: str = WEIGHTS_FILE) -> tuple[float, ...]:
+    """The shipped weights (``scout_eval.json``, or another file of this package such as
+    :data:`MODEL_FILE`), in :data:`FEATURES` order. Raises ``ValueError`` if the file does not
+    name exactly these features."""
+    text = resources.files("parlour.bots.scout").joinpath(name).read_text()
     data = json.loads(text)
     weights = data["weights"]
     if set(weights) != set(FEATURES):
-        raise ValueError(f"{WEIGHTS_FILE} must give exactly the features {FEATURES}")
+        raise ValueError(f"{name} must give exactly the features {FEATURES}")
     return tuple(float(weights[f]) for f in FEATURES)
 
 
@@ -350,6 +355,7 @@ class EvalBot:
 
 __all__ = [
     "FEATURES",
+    "MODEL_FILE",
     "EvalBot",
     "dot",
     "features",

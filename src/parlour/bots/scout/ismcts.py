@@ -39,9 +39,11 @@ from parlour.bots.scout import net as net_module
 from parlour.bots.scout.determinize import determinize, public_slots, scout_view
 from parlour.bots.scout.features import (
     HAND_FEATURES,
+    MODEL_FILE,
     EvalBot,
     dot,
     hand_features,
+    load_weights,
 )
 from parlour.bots.scout.inference import (
     TEMPERATURE,
@@ -185,9 +187,10 @@ class ISMCTSBot:
     the root beside its ``root_top`` best other actions, whatever it ranks first, and take
     this many points off every value under it (what keeping it is worth: the playouts never
     use it, so they cannot tell; ``None``: ``keep_scout_show`` decides; screened, it played
-    worse); ``model_weights``: the opponent model's own weights (in the tree, the model
-    playouts and the inference; default: the evaluation's), e.g. fitted to how given
-    opponents really play by ``bench/fit_scout_model.py``.
+    worse); ``opponent_model``: the weights the opponent model scores the opponents' moves by
+    (in the tree, the model playouts and the inference), the evaluation's (``"eval"``) or
+    those fitted to how Hard plays (``"fitted"``: :data:`~parlour.bots.scout.features.MODEL_FILE`,
+    ``bench/fit_scout_model.py``); ``model_weights``: other such weights (screens).
     """
 
     name = "ismcts"
@@ -219,6 +222,7 @@ class ISMCTSBot:
         value_file: str | None = None,
         value_mix: float = 0.5,
         scout_show_cost: float | None = None,
+        opponent_model: str = "eval",
         model_weights: Sequence[float] | None = None,
     ) -> None:
         if iterations is not None and iterations < 1:
@@ -252,6 +256,10 @@ class ISMCTSBot:
         self.evaluator = EvalBot(weights)
         self.weights = self.evaluator.weights
         self.hand_weights = self.weights[: len(HAND_FEATURES)]
+        if opponent_model not in ("eval", "fitted"):
+            raise ValueError(f"opponent_model is 'eval' or 'fitted', not {opponent_model!r}")
+        if model_weights is None and opponent_model == "fitted":
+            model_weights = load_weights(MODEL_FILE)
         if model_weights is not None and len(model_weights) != len(self.weights):
             raise ValueError(f"model_weights needs {len(self.weights)} weights, one a feature")
         self.model_weights = self.weights if model_weights is None else tuple(model_weights)
