@@ -498,3 +498,30 @@ def test_the_opponent_model_can_have_its_own_weights() -> None:
     assert changed >= checked // 2
     with pytest.raises(ValueError, match="model_weights"):
         ISMCTSBot(iterations=10, model_weights=(1.0, 2.0))
+
+
+def test_the_model_playouts_can_have_their_own_temperature() -> None:
+    """``playout_temperature``: the model playouts draw every seat's moves at that temperature
+    while the opponents in the tree keep ``temperature``; the same value as ``temperature``
+    changes nothing, a colder one changes the visits, and it must be above 0."""
+    changed = checked = 0
+    for state, seat, legal in searched_plays(eval_positions(4, 5, rounds=2)[3::6]):
+        view = scout.view(state, seat)
+        runs = {}
+        for name, value in (("none", None), ("same", 1.0), ("cold", 0.1)):
+            bot = ISMCTSBot(
+                iterations=120, particles=16, playout_policy="model", playout_temperature=value
+            )
+            action = bot.choose(view, legal, random.Random(7))
+            runs[name] = (action, dict(bot.last_visits))
+        assert runs["none"] == runs["same"]
+        changed += runs["cold"][1] != runs["none"][1]
+        checked += 1
+    assert checked >= 4
+    assert changed >= checked // 2
+    with pytest.raises(ValueError, match="playout_temperature"):
+        ISMCTSBot(iterations=10, playout_temperature=0.0)
+    level = make_bot("scout", "expert:it=50/playout_policy=model/playout_temperature=0.25")
+    assert isinstance(level, HumanLike) and isinstance(level.bot, ISMCTSBot)
+    assert level.bot.playout_temperature == 0.25 and level.bot.temperature == 1.0
+    assert ISMCTSBot(iterations=10, temperature=0.5).playout_temperature == 0.5

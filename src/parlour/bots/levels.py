@@ -78,6 +78,7 @@ SEARCH_OPTIONS = {
     "objective": str,
     "scout_show_cost": float,
     "opponent_model": str,
+    "playout_temperature": float,
 }
 """The settings of :class:`~parlour.bots.scout.ismcts.ISMCTSBot` a spec may give after its
 budget, ``name=value`` separated by slashes (``true``/``false`` for the yes-or-no ones), and

@@ -190,7 +190,9 @@ class ISMCTSBot:
     worse); ``opponent_model``: the weights the opponent model scores the opponents' moves by
     (in the tree, the model playouts and the inference), the evaluation's (``"eval"``) or
     those fitted to how Hard plays (``"fitted"``: :data:`~parlour.bots.scout.features.MODEL_FILE`,
-    ``bench/fit_scout_model.py``); ``model_weights``: other such weights (screens).
+    ``bench/fit_scout_model.py``); ``model_weights``: other such weights (screens);
+    ``playout_temperature``: the model playouts' own temperature (``None``: ``temperature``;
+    a low one plays every seat nearly as the evaluation ranks, as Medium does).
     """
 
     name = "ismcts"
@@ -224,6 +226,7 @@ class ISMCTSBot:
         scout_show_cost: float | None = None,
         opponent_model: str = "eval",
         model_weights: Sequence[float] | None = None,
+        playout_temperature: float | None = None,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -268,6 +271,11 @@ class ISMCTSBot:
         self.root_top = root_top
         self.keep_scout_show = keep_scout_show
         self.temperature = temperature
+        if playout_temperature is not None and playout_temperature <= 0:
+            raise ValueError(f"playout_temperature is above 0, not {playout_temperature!r}")
+        self.playout_temperature = (
+            temperature if playout_temperature is None else playout_temperature
+        )
         self.rejuvenate = rejuvenate
         self.inference_temperature = (
             temperature if inference_temperature is None else inference_temperature
@@ -466,7 +474,13 @@ class ISMCTSBot:
                         value = self.value_mix * value + (1 - self.value_mix) * played
                 elif self.playout and self.playout_policy == "model":
                     value = model_rollout(
-                        state, seat, rng, self.model_weights, self.temperature, totals, lead
+                        state,
+                        seat,
+                        rng,
+                        self.model_weights,
+                        self.playout_temperature,
+                        totals,
+                        lead,
                     )
                 elif self.playout:
                     value = rollout(state, seat, rng, self.plies, self.hand_weights, totals, lead)
