@@ -48,14 +48,16 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 class Omniscient(ISMCTSBot):
     """The search on the true deal (``truth``, set before each move) in the play phase: a
-    diagnostic, never a player."""
+    diagnostic, never a player. At a flip decision it searches ``truth`` only if that is the
+    round's play-phase state with the seat's hand as dealt (every other seat's orientation
+    already chosen)."""
 
     truth: scout.State | None = None
 
     def sample(
         self, view: Any, rng: random.Random, start: float
     ) -> tuple[list[scout.State], list[float]]:
-        if view["phase"] != "play" or self.truth is None:
+        if self.truth is None or self.truth.phase != PLAY_PHASE:
             return super().sample(view, rng, start)
         deal = self.truth.clone()
         deal.results = ()  # the search ends its playouts when the round's result appears

@@ -111,11 +111,14 @@ def test_move_regret_is_measured_against_a_search_that_sees_every_hand() -> None
 
     variants = {"blind": {"iterations": 1}, "twin": {"iterations": 300, "omniscient": True},
                 "blind2": {"iterations": 1}}  # fmt: skip
-    rows = regret.regrets((5, "medium", 3, 2, {"iterations": 300}, variants))
+    rows = regret.regrets((5, "medium", 3, 2, {"iterations": 300}, variants, False))
     assert len(rows) >= 10
     for row in rows:
-        assert all(v is not None and 0 <= v < 100 for v in row.values())
+        assert all(row[n] is not None and 0 <= row[n] < 100 for n in variants)
         assert row["blind"] == row["blind2"]
+        assert {row[f"kind:{n}"] for n in [*variants, "oracle"]} <= {"Show", "Scout", "ScoutShow"}
+        if row["twin"] == 0:  # the oracle's own best: of the same kind
+            assert row["kind:twin"] == row["kind:oracle"]
     mean = {n: sum(r[n] or 0.0 for r in rows) / len(rows) for n in variants}
     assert mean["twin"] < mean["blind"]
     lines = regret.summary(rows, list(variants))
@@ -141,3 +144,23 @@ def test_move_regret_is_measured_against_a_search_that_sees_every_hand() -> None
             break
         state = scout.apply(state, seat, bot.choose(view, legal, rng))
     assert regret.position(state, view, legal, {"iterations": 50}, variants, "k") is None
+    # where the regret falls: the cells add up to the variant's positions and whole regret
+    lines = regret.by_kind(rows, "blind")
+    assert sum(int(line.split(": ")[1].split(" ")[0]) for line in lines) == len(rows)
+    assert sum(int(line.rsplit(", ", 1)[1].split("%")[0]) for line in lines) in range(97, 104)
+
+
+def test_flip_regret_judges_both_orientations_on_the_true_deal() -> None:
+    """``--flip``: one row per seat and round start; a search of the true deal with the
+    oracle's budget (other draws) loses less than a blind two-iteration search, which
+    sometimes chooses the worse orientation."""
+    from bench import scout_move_regret as regret
+
+    variants = {"blind": {"iterations": 2}, "twin": {"iterations": 400, "omniscient": True}}
+    rows = regret.regrets((3, "medium", 3, 1, {"iterations": 400}, variants, True))
+    assert len(rows) == 3 * 3  # 3 rounds × 3 seats
+    assert {row["kind:oracle"] for row in rows} == {"Flip"}
+    assert all(row[n] is not None and row[n] >= 0 for row in rows for n in variants)
+    assert sum(row["twin"] for row in rows) < sum(row["blind"] for row in rows)
+    assert any(row["blind"] > 0 for row in rows)
+
