@@ -164,3 +164,23 @@ def test_flip_regret_judges_both_orientations_on_the_true_deal() -> None:
     assert sum(row["twin"] for row in rows) < sum(row["blind"] for row in rows)
     assert any(row["blind"] > 0 for row in rows)
 
+
+def test_the_scout_show_price_fits_how_often_a_bot_plays_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Every recorded decision has a Scout & Show to play; a bot that always played it is
+    likeliest at a lower price than one that never did; the report gives the fitted price and
+    its held-out log-likelihood."""
+    from bench import fit_scout_show_price as fit
+
+    decisions = fit.play(("medium", 4, 31000))
+    assert len(decisions) > 10
+    assert all(shows for _, shows, _ in decisions)
+    always = [(plain, shows, True) for plain, shows, _ in decisions]
+    never = [(plain, shows, False) for plain, shows, _ in decisions]
+    assert fit.log_likelihood(always, 0.0) > fit.log_likelihood(always, 5.0)
+    assert fit.log_likelihood(never, 5.0) > fit.log_likelihood(never, 0.0)
+    fit.main(["--bot", "medium", "--games", "2", "--workers", "1"])
+    out = capsys.readouterr().out
+    assert "decisions with a Scout & Show to play in 2 games of 4 × medium" in out
+    assert out.splitlines()[1].startswith("price ")

@@ -525,3 +525,25 @@ def test_the_model_playouts_can_have_their_own_temperature() -> None:
     assert isinstance(level, HumanLike) and isinstance(level.bot, ISMCTSBot)
     assert level.bot.playout_temperature == 0.25 and level.bot.temperature == 1.0
     assert ISMCTSBot(iterations=10, temperature=0.5).playout_temperature == 0.5
+
+
+def test_the_opponents_in_the_tree_can_play_scout_and_show() -> None:
+    """``opponent_scout_show``: with a price the opponents' Scout & Shows enter the tree (the
+    visits change at most positions), without one nothing changes; a spec setting."""
+    changed = checked = 0
+    for state, seat, legal in searched_plays(eval_positions(4, 5, rounds=2)[3::6]):
+        view = scout.view(state, seat)
+        runs = []
+        for price in (None, 2.5):
+            bot = ISMCTSBot(iterations=150, particles=16, opponent_scout_show=price)
+            action = bot.choose(view, legal, random.Random(7))
+            runs.append((action, dict(bot.last_visits)))
+        plain = ISMCTSBot(iterations=150, particles=16)
+        assert (plain.choose(view, legal, random.Random(7)), plain.last_visits) == runs[0]
+        changed += runs[1][1] != runs[0][1]
+        checked += 1
+    assert checked >= 4
+    assert changed >= checked // 2
+    level = make_bot("scout", "expert:it=50/opponent_scout_show=2.5")
+    assert isinstance(level, HumanLike) and isinstance(level.bot, ISMCTSBot)
+    assert level.bot.opponent_scout_show == 2.5

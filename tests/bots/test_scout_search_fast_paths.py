@@ -15,7 +15,13 @@ from parlour.bots.scout import features as features_module
 from parlour.bots.scout import heuristic
 from parlour.bots.scout import opponent_model as model_module
 from parlour.bots.scout import search as search_module
-from parlour.bots.scout.features import dot, features, load_weights, plain_scores
+from parlour.bots.scout.features import (
+    dot,
+    features,
+    load_weights,
+    plain_scores,
+    scout_show_scores,
+)
 from parlour.bots.scout.inference import fits
 from parlour.bots.scout.opponent_model import (
     model_options,
@@ -93,6 +99,29 @@ def test_plain_scores_want_the_view_for_a_scout_and_show() -> None:
                      [action], load_weights())  # fmt: skip
 
 
+def test_scout_show_scores_are_the_feature_vectors_dot_product_to_the_last_bit() -> None:
+    """Every Scout & Show of the positions (3–5 players), with the shipped and random weights:
+    the value of the best following Show as :func:`features` finds and values it."""
+    rng = random.Random(3)
+    checked = 0
+    for state in positions():
+        seat = scout.to_act(state)[0]
+        options = [a for a in scout.legal_actions(state, seat) if type(a) is scout.ScoutShow]
+        if not options:
+            continue
+        view = scout.view(state, seat)
+        opponents = [len(h) for i, h in enumerate(state.hands) if i != seat]
+        for w in (load_weights(), tuple(rng.uniform(-2, 2) for _ in range(14))):
+            fast = scout_show_scores([c[0] for c in state.hands[seat]], state.active,
+                                     opponents, options, w)  # fmt: skip
+            assert fast == [dot(w, features(view, a, w)) for a in options]
+            checked += len(options)
+    assert checked > 200
+    left_10 = scout.ScoutShow("left", False, 0)  # a 10 and a 1 beat no pair of 10s
+    with pytest.raises(ValueError, match="no following Show"):
+        scout_show_scores([1], [(10, 2), (10, 3), (10, 4)], [5, 5], [left_10], load_weights())
+
+
 def test_playout_move_is_the_playout_policy_over_every_legal_action_draw_for_draw() -> None:
     kinds: set[str] = set()
     pending = 0
@@ -126,6 +155,48 @@ def test_the_opponent_models_options_are_its_shows_and_its_scouts_that_fit() -> 
         legal = plain_actions(state, seat)
         expected = [a for a in legal if weighed(state, seat, a)] or legal
         assert model_options(state, seat) == expected
+
+
+def test_the_opponent_models_scout_and_shows_are_its_feasible_ones_that_fit_less_a_price() -> None:
+    """With a price, the model also weighs the Scout & Shows (3+ players, still in hand, a show
+    on the table, no Show pending) among the legal ones that fit (all of them if none fits),
+    scored by the evaluation less the price; none otherwise."""
+    w = load_weights()
+    found = 0
+    for state in positions():
+        seat = scout.to_act(state)[0]
+        legal = [a for a in scout.legal_actions(state, seat) if type(a) is scout.ScoutShow]
+        options = model_module.scout_show_options(state, seat, w, 2.5)
+        if len(state.hands) == 2 or state.pending or not state.scout_show[seat]:
+            assert options == []
+            continue
+        hand, active = state.hands[seat], state.active
+        fitting = [a for a in legal
+                   if fits(hand, (active[0] if a.end == "left" else active[-1])
+                           [1 if a.rotate else 0], a.insert)]  # fmt: skip
+        assert [a for a, _ in options] == (fitting or legal)
+        view = scout.view(state, seat)
+        assert [s for _, s in options] == [dot(w, features(view, a, w)) - 2.5 for a, _ in options]
+        found += bool(options)
+    assert found > 10
+
+
+def test_the_opponent_model_plays_scout_and_show_only_when_priced() -> None:
+    """``model_move`` never draws a Scout & Show without a price, draws them at a price the
+    evaluation's scores can pay, and all but never at a prohibitive one."""
+    w = load_weights()
+    counts = {None: 0, 0.0: 0, 60.0: 0}
+    for state in positions():
+        seat = scout.to_act(state)[0]
+        if not model_module.scout_show_options(state, seat, w, 0.0):
+            continue
+        for price in counts:
+            for seed in range(20):
+                move = model_module.model_move(state, seat, w, 1.0, random.Random(seed), price)
+                counts[price] += type(move) is scout.ScoutShow
+    assert counts[None] == 0
+    assert counts[0.0] > 50
+    assert counts[60.0] <= 1
 
 
 def test_a_whole_playout_is_the_python_one_value_and_draws() -> None:

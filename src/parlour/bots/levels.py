@@ -79,6 +79,7 @@ SEARCH_OPTIONS = {
     "scout_show_cost": float,
     "opponent_model": str,
     "playout_temperature": float,
+    "opponent_scout_show": float,
 }
 """The settings of :class:`~parlour.bots.scout.ismcts.ISMCTSBot` a spec may give after its
 budget, ``name=value`` separated by slashes (``true``/``false`` for the yes-or-no ones), and

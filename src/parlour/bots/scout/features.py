@@ -318,6 +318,48 @@ def plain_scores(
     return out
 
 
+def scout_show_scores(
+    hand: Sequence[int],
+    active: Sequence[tuple[int, int]],
+    opponents: Sequence[int],
+    options: Sequence[ScoutShow],
+    w: Sequence[float],
+) -> list[float]:
+    """``dot(w, features(view, a, w))`` for each of ``options``, Scout & Shows with 3 or more
+    players (each with a following Show: :func:`~parlour.games.scout.rules.feasible_scout_shows`)
+    of a seat holding the numbers ``hand`` at a table showing ``active``, against
+    ``opponents``' hand sizes: the value of the best following Show, without building a view
+    (the search's opponent model scores them inside its tree). ``ValueError`` for an option
+    with no following Show."""
+    chip = 1.0 / max(1, len(opponents))
+    fewest = max(1, min(opponents))
+    w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, _, _, w13 = w
+    opp = tuple(opponents)
+    held = tuple(hand)
+    wt = tuple(w)
+    out = []
+    for action in options:
+        left_end = action.end == "left"
+        card = active[0] if left_end else active[-1]
+        rest = active[1:] if left_end else active[:-1]
+        insert = action.insert
+        new_hand = (*held[:insert], card[1] if action.rotate else card[0], *held[insert:])
+        found = _best_following_show(new_hand, group_key([c[0] for c in rest]), len(rest), chip,
+                                     opp, wt)  # fmt: skip
+        if found is None:
+            raise ValueError(f"{action!r} has no following Show")
+        i, j, key = found
+        left = new_hand[:i] + new_hand[j:]
+        groups, lone, best, count, measure = _hand_features(left)
+        out.append(
+            w0 * groups + w1 * lone + w2 * best + w3 * count + w4 * measure
+            + w5 * (count / fewest) + w6 * float(len(rest)) + w7 * chip + w8 * 1.0
+            + w9 * (key / 32) + w10 * (sum(1 for h in opp if h < j - i) / len(opp))
+            + w13 * (0.0 if left else 1.0)
+        )  # fmt: skip
+    return out
+
+
 def dot(weights: Sequence[float], values: Sequence[float]) -> float:
     """The weighted sum of a feature vector (raises ``ValueError`` if the lengths differ)."""
     if len(weights) != len(values):
@@ -362,4 +404,5 @@ __all__ = [
     "hand_features",
     "load_weights",
     "plain_scores",
+    "scout_show_scores",
 ]

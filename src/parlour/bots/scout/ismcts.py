@@ -192,7 +192,11 @@ class ISMCTSBot:
     those fitted to how Hard plays (``"fitted"``: :data:`~parlour.bots.scout.features.MODEL_FILE`,
     ``bench/fit_scout_model.py``); ``model_weights``: other such weights (screens);
     ``playout_temperature``: the model playouts' own temperature (``None``: ``temperature``;
-    a low one plays every seat nearly as the evaluation ranks, as Medium does).
+    a low one plays every seat nearly as the evaluation ranks, as Medium does);
+    ``opponent_scout_show``: a price in points; the opponents in the tree may then also play
+    their Scout & Show, the model scoring each less that price
+    (:func:`~parlour.bots.scout.opponent_model.scout_show_options`; fitted to how Hard uses it,
+    2.5; ``None``: never, as the playouts never do).
     """
 
     name = "ismcts"
@@ -227,6 +231,7 @@ class ISMCTSBot:
         opponent_model: str = "eval",
         model_weights: Sequence[float] | None = None,
         playout_temperature: float | None = None,
+        opponent_scout_show: float | None = None,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -276,6 +281,7 @@ class ISMCTSBot:
         self.playout_temperature = (
             temperature if playout_temperature is None else playout_temperature
         )
+        self.opponent_scout_show = opponent_scout_show
         self.rejuvenate = rejuvenate
         self.inference_temperature = (
             temperature if inference_temperature is None else inference_temperature
@@ -504,7 +510,8 @@ class ISMCTSBot:
                     state = apply(state, mover, action)
                     key = action
                 else:
-                    action = model_move(state, mover, self.model_weights, self.temperature, rng)
+                    action = model_move(state, mover, self.model_weights, self.temperature, rng,
+                                        self.opponent_scout_show)  # fmt: skip
                     state = apply(state, mover, action)
                     key = (action, state.active)  # the public move: the cards shown too
             child = node.children.get(key)

@@ -1,9 +1,10 @@
 """The model of SCOUT opponents that the search plays them by (inside its tree, and in playouts by
 the model) and that the inference weighs their past moves with: a softmax over the tuned
 evaluation's scores of their Shows and of their plain Scouts that put the card at an end of the
-hand or beside a number within one (:func:`model_options`, :func:`model_move`); never Scout &
-Show (:func:`plain_actions`). :func:`model_rollout` plays every seat by it to the round's end,
-compiled (``_cheur_search.c``) when it is built.
+hand or beside a number within one (:func:`model_options`, :func:`model_move`); Scout & Show
+only where asked (:func:`scout_show_options`: the search's ``opponent_scout_show``), never in
+the playouts (:func:`plain_actions`). :func:`model_rollout` plays every seat by it to the
+round's end, compiled (``_cheur_search.c``) when it is built.
 """
 
 from __future__ import annotations
@@ -11,15 +12,17 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from parlour.bots.scout import heuristic
-from parlour.bots.scout.features import plain_scores
+from parlour.bots.scout.features import plain_scores, scout_show_scores
 from parlour.bots.scout.inference import fits, fitting_inserts
 from parlour.bots.scout.search import compiled_round, end_value, result_value
 from parlour.games.scout import Scout, Show, State, apply, legal_actions
 from parlour.games.scout.actions import SCOUTS
-from parlour.games.scout.rules import legal_shows
+from parlour.games.scout.cards import Card
+from parlour.games.scout.rules import feasible_scout_shows, legal_shows
 from parlour.games.scout.state import PLAY_PHASE
 
 MODEL_PLAYOUT_MOVES = 500
@@ -118,15 +121,57 @@ def model_options(state: State, seat: int) -> list[Any]:
     return weighed
 
 
+def scout_show_options(
+    state: State, seat: int, weights: Sequence[float], price: float = 0.0
+) -> list[tuple[Any, float]]:
+    """The Scout & Shows the opponent model may weigh for the seat to move (:func:`model_move`
+    with ``scout_show``), each as ``(action, score)``: with 3 or more players, a Scout & Show
+    in hand and a show on the table, the feasible Scout halves (some Show beats the reduced
+    show afterwards) that put the card at an end of the hand or beside a number within one
+    (every feasible one if none does), scored by the evaluation's features of the best
+    following Show by ``weights`` (:func:`~parlour.bots.scout.features.features`) less
+    ``price``."""
+    hands = state.hands
+    if len(hands) == 2 or state.pending or not state.active or not state.scout_show[seat]:
+        return []
+    others = tuple(len(h) for i, h in enumerate(hands) if i != seat)
+    scored = _scout_show_options(hands[seat], state.active, others, tuple(weights))
+    return [(a, score - price) for a, score in scored]
+
+
+@lru_cache(maxsize=1 << 15)
+def _scout_show_options(
+    hand: tuple[Card, ...], active: tuple[Card, ...], others: tuple[int, ...], w: tuple[float, ...]
+) -> tuple[tuple[Any, float], ...]:
+    # scout_show_options for a hand, the show on the table and the other hands' sizes,
+    # remembered: the tree meets the same opponent positions again and again.
+    feasible = feasible_scout_shows(hand, active)
+    fitting = [
+        a for a in feasible
+        if fits(hand, (active[0] if a.end == "left" else active[-1])[1 if a.rotate else 0],
+                a.insert)
+    ]  # fmt: skip
+    options = fitting or feasible
+    scores = scout_show_scores([c[0] for c in hand], active, others, options, w)
+    return tuple(zip(options, scores, strict=True))
+
+
 def model_move(
-    state: State, seat: int, weights: Sequence[float], temperature: float, rng: random.Random
+    state: State,
+    seat: int,
+    weights: Sequence[float],
+    temperature: float,
+    rng: random.Random,
+    scout_show: float | None = None,
 ) -> Any:
     """An opponent's move under the model: a softmax over the evaluation's scores of its Shows
-    and of its Scouts that put the card at an end of the hand or beside a number within one
-    (never Scout & Show: :func:`plain_actions`)."""
+    and of its Scouts that put the card at an end of the hand or beside a number within one;
+    with ``scout_show`` (a price in points) also of its Scout & Shows, each scored less that
+    price (:func:`scout_show_options`; else never Scout & Show: :func:`plain_actions`)."""
     options = model_options(state, seat)
+    extra = [] if scout_show is None else scout_show_options(state, seat, weights, scout_show)
     hand = state.hands[seat]
-    if len(options) == 1:
+    if len(options) == 1 and not extra:
         return options[0]
     hands = state.hands
     players = len(hands)
@@ -143,6 +188,9 @@ def model_move(
             weights,
         )
     ]
+    if extra:
+        options = options + [a for a, _ in extra]
+        scores = scores + [s / temperature for _, s in extra]
     top = max(scores)
     cum = []
     total = 0.0
@@ -159,4 +207,5 @@ __all__ = [
     "model_rollout",
     "model_rollout_py",
     "plain_actions",
+    "scout_show_options",
 ]
