@@ -88,8 +88,11 @@ def main(argv: list[str] | None = None) -> None:
     fit = [d for g, ds in enumerate(games) for d in ds if (args.seed + g) % 2 == 0]
     held = [d for g, ds in enumerate(games) for d in ds if (args.seed + g) % 2 == 1]
     rate = sum(d[2] for d in fit) / max(1, len(fit))
+    rounds = args.games * args.players * (2 if args.players == 2 else args.players)  # S6
+    used = sum(d[2] for ds in games for d in ds)
     print(f"{len(fit) + len(held)} decisions with a Scout & Show to play in {args.games} games "
-          f"of {args.players} × {args.bot}; played at {rate:.1%} of the fitted ones")  # fmt: skip
+          f"of {args.players} × {args.bot}; played at {rate:.1%} of the fitted ones; "
+          f"Scout & Show used in {used} of {rounds} seat-rounds ({used / rounds:.0%})")  # fmt: skip
     grid = [i / 20 for i in range(0, 201)]
     price = max(grid, key=lambda c: log_likelihood(fit, c))
     n = max(1, len(held))

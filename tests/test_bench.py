@@ -184,3 +184,5 @@ def test_the_scout_show_price_fits_how_often_a_bot_plays_it(
     out = capsys.readouterr().out
     assert "decisions with a Scout & Show to play in 2 games of 4 × medium" in out
     assert out.splitlines()[1].startswith("price ")
+    used = int(out.split("Scout & Show used in ")[1].split(" ")[0])
+    assert 0 < used <= 2 * 4 * 4 and "of 32 seat-rounds" in out  # each seat once a round at most

@@ -134,7 +134,7 @@ def scout_show_options(
     hands = state.hands
     if len(hands) == 2 or state.pending or not state.active or not state.scout_show[seat]:
         return []
-    others = tuple(len(h) for i, h in enumerate(hands) if i != seat)
+    others = tuple(sorted(len(h) for i, h in enumerate(hands) if i != seat))  # order-free
     scored = _scout_show_options(hands[seat], state.active, others, tuple(weights))
     return [(a, score - price) for a, score in scored]
 
