@@ -21,8 +21,8 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 
 from parlour.bots.levels import make_bot
-from parlour.bots.scout.features import load_weights, plain_scores
-from parlour.bots.scout.opponent_model import model_options, scout_show_options
+from parlour.bots.scout.features import load_weights
+from parlour.bots.scout.opponent_model import model_options, model_scores, scout_show_options
 from parlour.games import scout
 from parlour.games.scout import ScoutShow
 from parlour.games.scout.state import PLAY_PHASE
@@ -47,11 +47,7 @@ def play(args: tuple[str, int, int]) -> list[Decision]:
         if state.phase == PLAY_PHASE:
             shows = scout_show_options(state, seat, w)
             if shows:
-                hands = state.hands
-                options = model_options(state, seat)
-                plain = plain_scores([c[0] for c in hands[seat]], state.active,
-                                     [len(h) for i, h in enumerate(hands) if i != seat], 1.0,
-                                     state.scouts + 1 >= players - 1, options, w)  # fmt: skip
+                plain = model_scores(state, seat, model_options(state, seat), w)
                 found.append((plain, [s for _, s in shows], type(action) is ScoutShow))
         state = scout.apply(state, seat, action)
     return found
@@ -63,14 +59,20 @@ def logsumexp(values: list[float]) -> float:
     return top + math.log(sum(math.exp(v - top) for v in values))
 
 
+def spend_probability(decision: Decision, price: float) -> float:
+    """The probability the model, with this price, gives the decision's Scout & Shows together."""
+    plain, shows, _ = decision
+    keep, spend = logsumexp(plain), logsumexp([s - price for s in shows])
+    return math.exp(spend - logsumexp([keep, spend]))
+
+
 def log_likelihood(decisions: list[Decision], price: float) -> float:
     """The log-probability, under the model with this price, that each decision was or was not
     a Scout & Show as the bot's was."""
     total = 0.0
-    for plain, shows, played in decisions:
-        keep, spend = logsumexp(plain), logsumexp([s - price for s in shows])
-        p = math.exp(spend - logsumexp([keep, spend]))
-        total += math.log(max(p if played else 1 - p, 1e-12))
+    for decision in decisions:
+        p = spend_probability(decision, price)
+        total += math.log(max(p if decision[2] else 1 - p, 1e-12))
     return total
 
 
@@ -98,11 +100,7 @@ def main(argv: list[str] | None = None) -> None:
     n = max(1, len(held))
     constant = sum(math.log(rate if d[2] else 1 - rate) for d in held) if 0 < rate < 1 else 0.0
     model = log_likelihood(held, price)
-    expected = sum(
-        math.exp(logsumexp([s - price for s in d[1]])
-                 - logsumexp([logsumexp(d[0]), logsumexp([s - price for s in d[1]])]))
-        for d in held
-    )  # fmt: skip
+    expected = sum(spend_probability(d, price) for d in held)
     played = sum(d[2] for d in held)
     print(f"price {price:.2f}; held-out ({len(held)} decisions): log-likelihood "
           f"{model / n:.3f} a decision (always {rate:.1%}: {constant / n:.3f}); "

@@ -121,6 +121,24 @@ def model_options(state: State, seat: int) -> list[Any]:
     return weighed
 
 
+def model_scores(
+    state: State, seat: int, options: Sequence[Any], weights: Sequence[float]
+) -> list[float]:
+    """The evaluation's scores by ``weights`` of ``options`` (:func:`model_options`) for the
+    seat to move, as the opponent model weighs them (before its temperature)."""
+    hands = state.hands
+    players = len(hands)
+    return plain_scores(
+        [c[0] for c in hands[seat]],
+        state.active,
+        [len(h) for i, h in enumerate(hands) if i != seat],
+        1.0 if state.scout_show[seat] else 0.0,
+        players > 2 and state.scouts + 1 >= players - 1,
+        options,
+        weights,
+    )
+
+
 def scout_show_options(
     state: State, seat: int, weights: Sequence[float], price: float = 0.0
 ) -> list[tuple[Any, float]]:
@@ -170,24 +188,9 @@ def model_move(
     price (:func:`scout_show_options`; else never Scout & Show: :func:`plain_actions`)."""
     options = model_options(state, seat)
     extra = [] if scout_show is None else scout_show_options(state, seat, weights, scout_show)
-    hand = state.hands[seat]
     if len(options) == 1 and not extra:
         return options[0]
-    hands = state.hands
-    players = len(hands)
-    opponents = [len(h) for i, h in enumerate(hands) if i != seat]
-    scores = [
-        s / temperature
-        for s in plain_scores(
-            [c[0] for c in hand],
-            state.active,
-            opponents,
-            1.0 if state.scout_show[seat] else 0.0,
-            players > 2 and state.scouts + 1 >= players - 1,
-            options,
-            weights,
-        )
-    ]
+    scores = [s / temperature for s in model_scores(state, seat, options, weights)]
     if extra:
         options = options + [a for a, _ in extra]
         scores = scores + [s / temperature for _, s in extra]
@@ -206,6 +209,7 @@ __all__ = [
     "model_options",
     "model_rollout",
     "model_rollout_py",
+    "model_scores",
     "plain_actions",
     "scout_show_options",
 ]
