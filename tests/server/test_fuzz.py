@@ -789,6 +789,18 @@ def attack_once(lab: Lab, tab: Tab, foreign: Tab, data: st.DataObject) -> tuple[
     return before.state_id, acked
 
 
+def attack_until(lab: Lab, attack: Callable[[], None], frames: int, runs: int = 4) -> None:
+    """Run the Hypothesis test ``attack`` until at least ``frames`` frames went in, at most
+    ``runs`` times: Hypothesis sizes its examples at random, so one run of the same number of
+    examples sent anywhere from 1,050 to 2,448 frames at the SCOUT table."""
+    sent = lab.sent
+    for _ in range(runs):
+        attack()
+        if lab.sent - sent >= frames:
+            break
+    assert lab.sent - sent >= frames, lab.sent - sent
+
+
 # ---------------------------------------------------------------------------------- tests
 
 
@@ -814,9 +826,7 @@ def test_a_scout_table_of_people_changes_only_by_acknowledged_legal_moves(lab: L
         count["examples"] += 1
         count["acks"] += len(acked)
 
-    sent = lab.sent
-    attack()
-    assert lab.sent - sent >= 1200, lab.sent - sent
+    attack_until(lab, attack, frames=1200)
     assert count["acks"] >= 20, count  # legal moves were played too, not only refused
 
 
@@ -845,9 +855,7 @@ def test_a_real_time_table_changes_only_by_acknowledged_or_timed_inputs(
         assert len(people) == len(acked), (people, acked)
         assert [e.seat for e in people] == [seat for seat, _ in acked]
 
-    sent = lab.sent
-    attack()
-    assert lab.sent - sent >= 500, lab.sent - sent
+    attack_until(lab, attack, frames=500)
 
 
 def test_floods_are_answered_or_closed_with_the_documented_code(lab: Lab) -> None:
