@@ -40,9 +40,9 @@ tune-scout: $(STAMP)
 	nice -n 19 $(PY) bench/tune_scout.py $(TUNE_ARGS)
 
 # Train the SCOUT policy/value network (src/parlour/bots/scout/scout_net.npz) by self-play, numpy
-# only, reproducible from SEED; stops after the iteration passing --minutes; writes its learning
-# curve to docs/data/scout-net.json (make train-scout-net SEED=11 TRAIN_NET_ARGS="--minutes 180").
-SEED ?= 11
+# only, labelled by Hard's search, reproducible from SEED and --iterations (--minutes stops it after
+# the iteration passing that time instead); writes its learning curve to docs/data/scout-net.json.
+SEED ?= 13
 TRAIN_NET_ARGS ?= --minutes 60 --workers 2
 train-scout-net: $(STAMP)
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 nice -n 19 $(PY) bench/train_scout_net.py --seed $(SEED) $(TRAIN_NET_ARGS)

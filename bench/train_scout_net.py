@@ -1,29 +1,34 @@
 """Train the SCOUT policy/value network (``parlour.bots.scout.net``) by self-play, numpy only.
 
-Iteration 0 imitates the tuned feature evaluation (``eval``): games where every seat draws its
-moves from the softmax of ``eval``'s scores ÷ ``--play-temp``; each decision is a training
-example whose policy target is the softmax of those scores ÷ ``--label-temp`` over the legal
-actions and whose value target is the win share the seat reached at the end of the game.
-Every later iteration plays ``--games`` new games in which each seat is, with probability
-``--net-share``, the current network (drawing from its policy), else the ``eval`` sampler as
-above; the network's own positions are labelled by ``eval`` (DAgger) and by the outcomes of
-these self-play games, added to a buffer of the last ``--buffer`` examples, and the network
-takes ``--steps`` Adam steps on it. After each iteration the network plays greedily in one seat
+The teacher is Hard's search (``ismcts:it=N``, ``--search-iterations``, default 650): every
+decision of the play phase of the self-play games is a training example whose policy target is
+the search's visit counts over the legal actions, each raised to ``--target-power`` (default 4:
+at these budgets the six actions at the search's root share the visits nearly evenly, and the
+power puts most of the target on the move it plays), and whose value target is the win share
+the seat reached at the end of the game; flip decisions are labelled by the softmax of the
+tuned evaluation's (``eval``'s) scores ÷ ``--label-temp``. The seats that are not the network
+play by drawing from those targets. Iteration 0 plays ``--imitation-games`` games without the
+network; every later iteration ``--games`` new games in which each seat is, with probability
+``--net-share``, the current network drawing from its own policy (its positions labelled by the
+search too: DAgger). The examples go to a buffer of the last ``--buffer``, and the network takes
+``--steps`` Adam steps on it. After each iteration the network plays greedily in one seat
 against three ``heuristic`` and against three ``eval:0.15`` on ``--eval-deals`` duplicate deals,
-and its losses on a fixed validation set of imitation games are measured; the curve is written
-to ``--data`` (JSON) and the weights to ``--out`` (float16) after every iteration, so the run
-can stop at any time (``--minutes`` stops it after the iteration that passes that time).
+and its losses and agreement (the share of decisions where its likeliest action is the
+teacher's) on a fixed validation set of ``--validation-games`` games are measured; the curve is
+written to ``--data`` (JSON) and the weights to ``--out`` (float16) after every iteration, so
+the run can stop at any time (``--minutes`` stops it after the iteration that passes that
+time). With ``--search-iterations 0`` the teacher is ``eval`` itself (every seat drawing from
+the softmax of its scores ÷ ``--play-temp``, labelled by the softmax ÷ ``--label-temp``).
 
-With ``--search-iterations N`` the teacher is the search instead (``ismcts:it=N``, the tuned
-evaluation at its root): every decision of the play phase is labelled by the search's visit
-shares over the legal actions (zero for those it did not search), and the seats that are not
-the network play by drawing from those shares; flip decisions keep ``eval``'s labels. The
-network then learns what the search found, which a prior for the search (``ISMCTSBot(prior=
-"net", net_file=...)``) needs: a network imitating ``eval`` alone adds nothing to it.
+The network's policy adds ``ws`` × the evaluation's score to each legal action's logit (the
+*evaluation skip*, ``net.SKIP``), learned with the rest from ``--eval-skip`` (default 2, about
+the temperature that fits the search's sharpened visits best; 1 ÷ ``--label-temp`` for an
+``eval`` teacher): the untrained network already ranks the moves as the evaluation does, and
+its layers learn what to change in that ranking. ``--eval-skip 0`` trains without it.
 
 Reproducible from ``--seed`` (deals, draws, initial weights; worker results are gathered in
-order). ``make train-scout-net TRAIN_NET_ARGS="--minutes 60 --workers 2"``; ``plots`` draws
-the curve (``make plots-scout-net``, needs the plots extra).
+order). ``make train-scout-net SEED=13 TRAIN_NET_ARGS="--minutes 60 --workers 2"``; ``plots``
+draws the curve (``make plots-scout-net``, needs the plots extra).
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ from parlour.bots.levels import make_bot
 from parlour.bots.scout import codec
 from parlour.bots.scout.features import EvalBot
 from parlour.bots.scout.ismcts import ISMCTSBot
-from parlour.bots.scout.net import WEIGHTS_FILE, Net, NetBot, encode
+from parlour.bots.scout.net import SKIP, WEIGHTS_FILE, Net, NetBot, encode
 from parlour.cli.arena import play_game
 from parlour.games.registry import get_game
 from parlour.rl import net_train as nt
@@ -66,14 +71,15 @@ def _softmax(x: np.ndarray[Any, Any], temp: float) -> np.ndarray[Any, Any]:
 
 def play_selfplay(task: tuple[Any, ...]) -> nt.Batch:
     """Self-play games ``(params16 or None, seeds, net_share, label_temp, play_temp[,
-    search_iterations])`` as training examples (see the module docstring)."""
+    search_iterations[, target_power]])`` as training examples (see the module docstring)."""
     params, seeds, net_share, label_temp, play_temp = task[:5]
     search_iterations = task[5] if len(task) > 5 else 0
+    power = task[6] if len(task) > 6 else 1.0
     net = Net(params) if params is not None else None
     spec = get_game("scout")
     teacher = EvalBot()
     searcher = ISMCTSBot(iterations=search_iterations) if search_iterations else None
-    obs, masks, targets, values = [], [], [], []
+    obs, masks, targets, values, all_scores = [], [], [], [], []
     for seed in seeds:
         rng = random.Random(seed)
         players = rng.choice(PLAYERS)
@@ -87,17 +93,19 @@ def play_selfplay(task: tuple[Any, ...]) -> nt.Batch:
             index = np.fromiter(map(codec.action_index, legal), np.intp, len(legal))
             x = encode(view, index, codec.observe(state, seat))
             scores = np.array([teacher.score(view, a) for a in legal], np.float64)
+            scored = np.zeros(codec.N_ACTIONS, np.float16)
+            scored[index] = scores
             target = np.zeros(codec.N_ACTIONS, np.float16)
             searched = None
             if searcher is not None and view["phase"] == "play" and len(legal) > 1:
                 # drawn from the game's seed and its move number: the same whatever the chunking
                 move_rng = random.Random(f"{seed}:{len(seats)}")
-                searched = search_policy(searcher, view, legal, move_rng)
+                searched = search_policy(searcher, view, legal, move_rng, power)
                 target[index] = searched
             else:
                 target[index] = _softmax(scores, label_temp)
             if is_net[seat] and net is not None:
-                logits, _ = net.logits_value(x, index)
+                logits, _ = net.logits_value(x, index, scores.astype(np.float32))
                 probs = _softmax(logits.astype(np.float64), 1.0)
             elif searched is not None:
                 probs = searched
@@ -107,20 +115,23 @@ def play_selfplay(task: tuple[Any, ...]) -> nt.Batch:
             obs.append(x.astype(np.float16))
             masks.append(codec.mask_of(index).astype(np.uint8))
             targets.append(target)
+            all_scores.append(scored)
             seats.append(seat)
             state = spec.apply(state, seat, legal[min(choice, len(legal) - 1)], 0)
         winners = spec.outcome(state)["winners"]
         values += [1.0 / len(winners) if s in winners else 0.0 for s in seats]
-    return nt.Batch(np.stack(obs), np.stack(masks), np.stack(targets), np.array(values, np.float32))
+    return nt.Batch(np.stack(obs), np.stack(masks), np.stack(targets), np.array(values, np.float32),
+                    np.stack(all_scores))  # fmt: skip
 
 
 def search_policy(
-    searcher: ISMCTSBot, view: Any, legal: list[Any], rng: random.Random
+    searcher: ISMCTSBot, view: Any, legal: list[Any], rng: random.Random, power: float = 1.0
 ) -> np.ndarray[Any, Any]:
-    """The search's visit shares over ``legal`` (one-hot on its move when it did not search:
-    a Show that empties the hand)."""
+    """The search's visit shares over ``legal``, each visit count raised to ``power`` first (a
+    power above 1 sharpens them towards the move the search plays; one-hot on its move when it
+    did not search: a Show that empties the hand)."""
     move = searcher.choose(view, legal, rng)
-    visits = np.array([searcher.last_visits.get(a, 0) for a in legal], np.float64)
+    visits = np.array([searcher.last_visits.get(a, 0) for a in legal], np.float64) ** power
     if visits.sum() == 0:
         visits[legal.index(move)] = 1.0
     return visits / visits.sum()  # type: ignore[no-any-return]
@@ -128,17 +139,19 @@ def search_policy(
 
 def concat(parts: list[nt.Batch]) -> nt.Batch:
     """The examples of several batches, in order."""
+    scores = [p.scores for p in parts]
     return nt.Batch(
         np.concatenate([p.obs for p in parts]),
         np.concatenate([p.mask for p in parts]),
         np.concatenate([p.target for p in parts]),
         np.concatenate([p.value for p in parts]),
+        None if any(s is None for s in scores) else np.concatenate(scores),  # type: ignore[arg-type]
     )
 
 
 def tail(data: nt.Batch, size: int) -> nt.Batch:
     """The last ``size`` examples."""
-    return nt.Batch(data.obs[-size:], data.mask[-size:], data.target[-size:], data.value[-size:])
+    return data.take(slice(-size, None))
 
 
 def play_eval(task: tuple[Any, str, list[tuple[int, int]]]) -> list[tuple[float, float]]:
@@ -189,23 +202,30 @@ def main(argv: list[str] | None = None) -> int:
     a("--seed", type=int, default=11)
     a("--iterations", type=int, default=30)
     a("--minutes", type=float, default=0.0, help="stop after the iteration passing this time")
-    a("--imitation-games", type=int, default=600)
-    a("--games", type=int, default=200, help="self-play games per later iteration")
-    a("--validation-games", type=int, default=40)
+    a("--imitation-games", type=int, default=150, help="the first iteration's games")
+    a("--games", type=int, default=100, help="self-play games per later iteration")
+    a("--validation-games", type=int, default=20)
     a("--net-share", type=float, default=0.5)
     a("--label-temp", type=float, default=0.1)
     a("--play-temp", type=float, default=0.2)
     a(
         "--search-iterations",
         type=int,
-        default=0,
-        help="label (and play the non-network seats) by ismcts:it=N's visit shares, not eval",
+        default=650,
+        help="label (and play the non-network seats) by ismcts:it=N's visit shares; 0: by eval",
     )
-    a("--steps", type=int, default=1500, help="Adam steps per iteration")
+    a(
+        "--target-power",
+        type=float,
+        default=4.0,
+        help="with --search-iterations: the search's visit counts raised to this power",
+    )
+    a("--steps", type=int, default=500, help="Adam steps per iteration")
     a("--batch", type=int, default=256)
     a("--lr", type=float, default=1e-3)
     a("--value-weight", type=float, default=0.5)
-    a("--hidden", type=int, nargs=2, default=(256, 256))
+    a("--hidden", type=int, nargs=2, default=(128, 128))
+    a("--eval-skip", type=float, default=2.0, help="the skip's start (0: no skip)")
     a("--buffer", type=int, default=120_000)
     a("--eval-deals", type=int, default=12, help="duplicate deals per opponent per iteration")
     a("--workers", type=int, default=1)
@@ -221,7 +241,7 @@ def train(args: argparse.Namespace) -> int:
     """The training run described in the module docstring."""
     start = time.perf_counter()
     rng = np.random.default_rng(args.seed)
-    params = nt.init_params(rng, tuple(args.hidden))
+    params = nt.init_params(rng, tuple(args.hidden), args.eval_skip)
     opt = nt.Adam(lr=args.lr)
     runner = Runner(args.workers)
     base = args.seed * 1_000_000
@@ -230,7 +250,15 @@ def train(args: argparse.Namespace) -> int:
         runner.map(
             play_selfplay,
             [
-                (None, c, 0.0, args.label_temp, args.play_temp, args.search_iterations)
+                (
+                    None,
+                    c,
+                    0.0,
+                    args.label_temp,
+                    args.play_temp,
+                    args.search_iterations,
+                    args.target_power,
+                )
                 for c in chunks(list(range(base, base + args.validation_games)), split)
             ],
         )
@@ -247,7 +275,15 @@ def train(args: argparse.Namespace) -> int:
         shipped = rounded(params) if iteration else None
         share = args.net_share if iteration else 0.0
         tasks = [
-            (shipped, c, share, args.label_temp, args.play_temp, args.search_iterations)
+            (
+                shipped,
+                c,
+                share,
+                args.label_temp,
+                args.play_temp,
+                args.search_iterations,
+                args.target_power,
+            )
             for c in chunks(seeds, split)
         ]
         fresh = concat(runner.map(play_selfplay, tasks))
@@ -268,6 +304,10 @@ def train(args: argparse.Namespace) -> int:
             "train_value_loss": float(np.mean([h["value"] for h in history[-200:]])),
             "validation_policy_loss": held["policy"],
             "validation_value_loss": held["value"],
+            "validation_agreement": nt.agreement(
+                {k: v.astype(np.float32) for k, v in shipped.items()}, validation
+            ),
+            "eval_skip": float(params[SKIP][0]),
         }
         for opponent in OPPONENTS:
             results = runner.map(
@@ -311,9 +351,12 @@ def draw(data: Path, out: Path) -> int:
         right.plot(
             x, [100 * r[f"win_vs_{opponent}"] for r in curve], "o-", label=f"vs 3 {opponent}"
         )
+    if all("validation_agreement" in r for r in curve):
+        right.plot(x, [100 * r["validation_agreement"] for r in curve], "s--",
+                   label="agreement with its teacher (held out)")  # fmt: skip
     right.axhline(25, color="grey", lw=0.8, ls=":")
     right.set_xlabel("self-play games")
-    right.set_ylabel("net's win rate, 4 players (%)")
+    right.set_ylabel("net's win rate, 4 players; agreement (%)")
     right.legend(fontsize=8)
     fig.suptitle("SCOUT network: learning curve")
     fig.tight_layout()

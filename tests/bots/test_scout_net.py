@@ -6,12 +6,14 @@ import math
 import random
 import time
 from importlib import resources
+from typing import Any
 
 import numpy as np
 import pytest
 
 from parlour.bots.levels import make_bot
 from parlour.bots.scout import codec
+from parlour.bots.scout.features import EvalBot
 from parlour.bots.scout.net import (
     INPUT_SIZE,
     PARAMS,
@@ -133,16 +135,21 @@ def _reference(net: Net, obs: list[float], legal: list[int]) -> tuple[list[float
     return [e / sum(exps) for e in exps], value
 
 
-def test_the_numpy_forward_equals_the_reference_computation() -> None:
-    net = _tiny_net(3)
-    state = scout.new_state({"players": 4}, seed=11)
-    rng = random.Random(0)
-    for _ in range(30):
+def _random_position(seed: int, draws: int, moves: int) -> tuple[list[Any], Any]:
+    """The legal actions and the view of the seat to act after ``moves`` random moves of a
+    seeded 4-player game."""
+    state = scout.new_state({"players": 4}, seed=seed)
+    rng = random.Random(draws)
+    for _ in range(moves):
         seat = scout.to_act(state)[0]
         state = scout.apply(state, seat, rng.choice(scout.legal_actions(state, seat)))
     seat = scout.to_act(state)[0]
-    legal = scout.legal_actions(state, seat)
-    view = scout.view(state, seat)
+    return scout.legal_actions(state, seat), scout.view(state, seat)
+
+
+def test_the_numpy_forward_equals_the_reference_computation() -> None:
+    net = _tiny_net(3)
+    legal, view = _random_position(11, 0, 30)
     indices = [codec.action_index(a) for a in legal]
     x = encode(view, np.array(indices))
     expected, value = _reference(net, x.tolist(), indices)
@@ -154,6 +161,31 @@ def test_the_numpy_forward_equals_the_reference_computation() -> None:
     assert probs[0].sum() == pytest.approx(1.0, abs=1e-5) and math.isclose(
         float(values[0]), value, abs_tol=1e-5
     )
+
+
+def test_the_evaluation_skip_adds_its_weight_times_the_evaluations_score_to_each_logit() -> None:
+    legal, view = _random_position(12, 3, 25)
+    evaluation = EvalBot()
+    scores = [evaluation.score(view, a) for a in legal]
+    indices = [codec.action_index(a) for a in legal]
+    plain = _tiny_net(4)
+    skipped = Net({**plain.params, "ws": np.array([0.7], np.float32)})
+    assert plain.skip == 0.0 and skipped.skip == pytest.approx(0.7)
+    x = encode(view, np.array(indices))
+    logits, value = plain.logits_value(x, np.array(indices))
+    expected = logits.astype(np.float64) + 0.7 * np.array(scores)
+    expected = np.exp(expected - expected.max())
+    priors, got_value = skipped.policy_value(view, legal)
+    assert np.allclose(list(priors.values()), expected / expected.sum(), atol=1e-5)
+    assert got_value == pytest.approx(value, abs=1e-6)  # the value does not read the skip
+    dense = np.zeros((1, codec.N_ACTIONS), np.float32)
+    dense[0, indices] = scores
+    probs, _ = skipped.forward(x[None, :], codec.mask_of(np.array(indices))[None, :], dense)
+    assert np.allclose(probs[0, indices], expected / expected.sum(), atol=1e-5)
+    # layers that add nothing and the skip alone: the evaluation's own choice
+    blank = Net({**{k: np.zeros_like(v) for k, v in plain.params.items()},
+                 "ws": np.array([10.0], np.float32)})  # fmt: skip
+    assert NetBot(net=blank).choose(view, legal, random.Random(0)) == legal[int(np.argmax(scores))]
 
 
 def test_a_network_file_with_missing_or_misshapen_arrays_is_refused() -> None:

@@ -3,6 +3,8 @@
 Hand-written backpropagation through the network's two ReLU layers and its two heads, and Adam.
 The loss of a batch is the policy's cross-entropy against target distributions over the legal
 actions plus ``value_weight`` × the value's binary cross-entropy against the win share reached.
+The evaluation skip ``ws`` (the weight of the evaluation's score in each legal action's logit)
+is learned with the rest.
 ``bench/train_scout_net.py`` (``make train-scout-net``) makes the data by self-play and runs
 these steps.
 
@@ -22,15 +24,19 @@ import numpy as np
 import numpy.typing as npt
 
 from parlour.bots.scout import codec
-from parlour.bots.scout.net import INPUT_SIZE, PARAMS, Net
+from parlour.bots.scout.net import INPUT_SIZE, PARAMS, SKIP, Net
 
 Params = dict[str, npt.NDArray[np.float32]]
 NEG = np.float32(-1e9)
 """The logit given to illegal actions (their probability is 0 in float32)."""
 
 
-def init_params(rng: np.random.Generator, hidden: tuple[int, int] = (256, 256)) -> Params:
-    """Fresh weights: He-scaled normal for the hidden layers, small for the heads, zero biases."""
+def init_params(
+    rng: np.random.Generator, hidden: tuple[int, int] = (256, 256), skip: float = 0.0
+) -> Params:
+    """Fresh weights: He-scaled normal for the hidden layers, small for the heads, zero biases;
+    the evaluation skip starts at ``skip`` (0: the policy starts uniform; 1/0.1: it starts as
+    the softmax of the evaluation's scores ÷ 0.1)."""
     h1, h2 = hidden
 
     def normal(rows: int, cols: int, scale: float) -> npt.NDArray[np.float32]:
@@ -45,19 +51,28 @@ def init_params(rng: np.random.Generator, hidden: tuple[int, int] = (256, 256)) 
         "bp": np.zeros(codec.N_ACTIONS, np.float32),
         "Wv": normal(h2, 1, 0.01),
         "bv": np.zeros(1, np.float32),
+        SKIP: np.full(1, skip, np.float32),
     }
 
 
 @dataclass
 class Batch:
     """Training examples: network inputs ``[B, 2407]`` (``net.encode``), 0/1 legal masks
-    ``[B, 820]``, target probabilities over the legal actions ``[B, 820]`` (rows sum to 1) and
-    the win share the seat reached ``[B]``."""
+    ``[B, 820]``, target probabilities over the legal actions ``[B, 820]`` (rows sum to 1), the
+    win share the seat reached ``[B]`` and the evaluation's scores of the legal actions
+    ``[B, 820]`` (0 elsewhere; ``None``: all 0)."""
 
     obs: npt.NDArray[Any]
     mask: npt.NDArray[Any]
     target: npt.NDArray[Any]
     value: npt.NDArray[Any]
+    scores: npt.NDArray[Any] | None = None
+
+    def take(self, index: Any) -> Batch:
+        """The examples at ``index`` (an index array or a slice)."""
+        scores = None if self.scores is None else self.scores[index]
+        return Batch(self.obs[index], self.mask[index], self.target[index], self.value[index],
+                     scores)  # fmt: skip
 
 
 def loss_and_grads(
@@ -77,7 +92,12 @@ def loss_and_grads(
     h1 = np.maximum(z1, 0.0)
     z2 = h1 @ p["W2"] + p["b2"]
     h2 = np.maximum(z2, 0.0)
-    logits = np.where(mask, h2 @ p["Wp"] + p["bp"], NEG)
+    scores = (
+        np.zeros(mask.shape, np.float32) if batch.scores is None
+        else batch.scores.astype(np.float32)
+    )  # fmt: skip
+    skip = p[SKIP][0] if SKIP in p else np.float32(0.0)
+    logits = np.where(mask, h2 @ p["Wp"] + p["bp"] + skip * scores, NEG)
     logits -= logits.max(axis=1, keepdims=True)
     log_z = np.log(np.exp(logits).sum(axis=1, keepdims=True))
     log_p = logits - log_z
@@ -95,6 +115,8 @@ def loss_and_grads(
         "Wv": h2.T @ d_zv,
         "bv": d_zv.sum(axis=0),
     }
+    if SKIP in p:
+        grads[SKIP] = np.array([(d_logits * scores).sum()], np.float32)
     d_h2 = d_logits @ p["Wp"].T + d_zv @ p["Wv"].T
     d_z2 = d_h2 * (z2 > 0)
     grads["W2"] = h1.T @ d_z2
@@ -156,7 +178,7 @@ def train_steps(
     size = data.obs.shape[0]
     for _ in range(steps):
         idx = rng.integers(0, size, min(batch_size, size))
-        batch = Batch(data.obs[idx], data.mask[idx], data.target[idx], data.value[idx])
+        batch = data.take(idx)
         losses, grads = loss_and_grads(params, batch, value_weight)
         opt.step(params, grads)
         history.append(losses)
@@ -169,17 +191,34 @@ def evaluate_loss(params: Params, data: Batch, value_weight: float = 1.0) -> dic
     size = data.obs.shape[0]
     for start in range(0, size, 2048):
         part = slice(start, min(size, start + 2048))
-        batch = Batch(data.obs[part], data.mask[part], data.target[part], data.value[part])
+        batch = data.take(part)
         losses, _ = loss_and_grads(params, batch, value_weight)
         for k, value in losses.items():
             totals[k] = totals.get(k, 0.0) + value * (part.stop - part.start)
     return {k: v / size for k, v in totals.items()}
 
 
+def agreement(params: Params, data: Batch) -> float:
+    """The share of ``data``'s examples whose likeliest action under the network is the
+    target's likeliest (the move a teacher would play)."""
+    net = Net(params)
+    same = 0
+    for start in range(0, data.obs.shape[0], 2048):
+        part = data.take(slice(start, start + 2048))
+        probs, _ = net.forward(
+            part.obs.astype(np.float32),
+            part.mask,
+            None if part.scores is None else part.scores.astype(np.float32),
+        )
+        same += int((probs.argmax(axis=1) == part.target.astype(np.float32).argmax(axis=1)).sum())
+    return same / max(1, int(data.obs.shape[0]))
+
+
 def save(params: Params, path: str | Path, **meta: Any) -> None:
     """Write the network as float16 arrays (``parlour.bots.scout.net`` reads them back as
     float32), with ``meta`` (how it was made) as strings."""
-    arrays: dict[str, Any] = {k: params[k].astype(np.float16) for k in PARAMS}
+    names = [*PARAMS, SKIP] if SKIP in params else list(PARAMS)
+    arrays: dict[str, Any] = {k: params[k].astype(np.float16) for k in names}
     arrays |= {f"meta_{k}": np.array(str(v)) for k, v in meta.items()}
     np.savez_compressed(path, allow_pickle=False, **arrays)
 
@@ -189,4 +228,13 @@ def as_net(params: Params) -> Net:
     return Net(params)
 
 
-__all__ = ["Adam", "Batch", "evaluate_loss", "init_params", "loss_and_grads", "save", "train_steps"]
+__all__ = [
+    "Adam",
+    "Batch",
+    "agreement",
+    "evaluate_loss",
+    "init_params",
+    "loss_and_grads",
+    "save",
+    "train_steps",
+]

@@ -7,18 +7,22 @@ plain Scout slot of the action space (2 ends × rotated or not × 46 insert posi
 scouted number would sit next to an equal or adjacent number on its left and on its right (368:
 where a scouted card fits). Two hidden layers with ReLU; two heads:
 
-- *policy*: one logit per action of the fixed action space (820), softmax over the legal ones;
+- *policy*: one logit per action of the fixed action space (820), plus, with the optional
+  *evaluation skip* ``ws`` (a learned scalar), ``ws`` × the tuned evaluation's score of that
+  action (:class:`~parlour.bots.scout.features.EvalBot`); softmax over the legal ones. With
+  ``ws`` = 1/0.1 and nothing else the network plays like the evaluation, so the layers learn
+  only what to change in its ranking;
 - *value*: the seat's expected share of the win at the end of the game (a sole win counts 1,
   a win shared by ``k`` seats ``1/k``), through a sigmoid, so between 0 and 1.
 
-The weights ship beside this module (``scout_net.npz``, float16, about 1.2 MB) and are made by
+The weights ship beside this module (``scout_net.npz``, float16, about 0.8 MB) and are made by
 ``bench/train_scout_net.py`` (``make train-scout-net``; README, "The SCOUT network").
 :func:`load_net` reads them once per process; :func:`policy_value` asks the shipped network
 about a seat's view (a search's prior and value).
 
 >>> net = load_net()
->>> net.hidden
-(256, 256)
+>>> net.hidden, net.skip > 0
+((128, 128), True)
 """
 
 from __future__ import annotations
@@ -33,12 +37,16 @@ import numpy as np
 import numpy.typing as npt
 
 from parlour.bots.scout import codec
+from parlour.bots.scout.features import EvalBot
 
 WEIGHTS_FILE = "scout_net.npz"
 PARAMS = ("W1", "b1", "W2", "b2", "Wp", "bp", "Wv", "bv")
 """The arrays of a network, in order: input ``x`` (:func:`encode`) ``→ relu(x W1 + b1) →
 relu(· W2 + b2) = h``, policy
 logits ``h Wp + bp`` (820), value ``sigmoid(h Wv + bv)`` (1)."""
+SKIP = "ws"
+"""The optional array (one float) weighing the evaluation's score of each legal action in its
+logit (0 when absent: networks saved before it)."""
 
 F32 = npt.NDArray[np.float32]
 FIT_SIZE = 4 * codec.INSERTS * 2
@@ -104,6 +112,7 @@ class Net:
         if wrong:
             raise ValueError("a SCOUT network's arrays have wrong shapes: " + ", ".join(wrong))
         self.params = p
+        self.skip = float(np.asarray(params[SKIP]).reshape(-1)[0]) if SKIP in params else 0.0
         self.hidden = (int(h1), int(h2))
         self._WpT = np.ascontiguousarray(p["Wp"].T)  # one row per action: legal rows only
 
@@ -114,12 +123,17 @@ class Net:
         out: F32 = np.maximum(h @ p["W2"] + p["b2"], 0.0)
         return out
 
-    def forward(self, x: F32, mask: npt.NDArray[Any]) -> tuple[F32, F32]:
+    def forward(
+        self, x: F32, mask: npt.NDArray[Any], scores: npt.NDArray[Any] | None = None
+    ) -> tuple[F32, F32]:
         """Policy probabilities (zero off the mask) and values for a batch of inputs
-        ``[B, 2407]`` and 0/1 masks ``[B, 820]`` (each with at least one legal action)."""
+        ``[B, 2407]``, 0/1 masks ``[B, 820]`` (each with at least one legal action) and, for
+        the evaluation skip, the evaluation's scores ``[B, 820]`` (:func:`eval_scores`)."""
         p = self.params
         h = self.trunk(x)
         logits = h @ p["Wp"] + p["bp"]
+        if self.skip and scores is not None:
+            logits = logits + self.skip * scores
         logits = np.where(mask > 0, logits, -np.inf)
         logits -= logits.max(axis=-1, keepdims=True)
         e = np.exp(logits)
@@ -127,14 +141,19 @@ class Net:
         value: F32 = (1.0 / (1.0 + np.exp(-(h @ p["Wv"] + p["bv"])[..., 0]))).astype(np.float32)
         return probs, value
 
-    def logits_value(self, x: F32, legal: npt.NDArray[np.intp]) -> tuple[F32, float]:
-        """The logits of the ``legal`` action indices and the value, for one input; only the
-        legal actions' rows of the policy head are computed."""
+    def logits_value(
+        self, x: F32, legal: npt.NDArray[np.intp], scores: npt.NDArray[Any] | None = None
+    ) -> tuple[F32, float]:
+        """The logits of the ``legal`` action indices and the value, for one input (and the
+        evaluation's scores of those actions, for the skip); only the legal actions' rows of
+        the policy head are computed."""
         p = self.params
         nz = np.flatnonzero(x)  # the input is mostly zeros: sum the rows that count
         h = np.maximum(x[nz] @ p["W1"][nz] + p["b1"], 0.0)
         h = np.maximum(h @ p["W2"] + p["b2"], 0.0)
         logits: F32 = self._WpT[legal] @ h + p["bp"][legal]
+        if self.skip and scores is not None:
+            logits = logits + np.float32(self.skip) * np.asarray(scores, np.float32)
         value = float(1.0 / (1.0 + np.exp(-(h @ p["Wv"][:, 0] + p["bv"][0]))))
         return logits, value
 
@@ -154,10 +173,22 @@ class Net:
     ) -> tuple[F32, float]:
         """:meth:`policy_value` as an array in the order of ``legal``."""
         indices = np.fromiter(map(codec.action_index, legal), np.intp, len(legal))
-        logits, value = self.logits_value(encode(view, indices), indices)
+        scores = eval_scores(view, legal) if self.skip else None
+        logits, value = self.logits_value(encode(view, indices), indices, scores)
         logits = logits / max(temperature, 1e-6)
         e = np.exp(logits - logits.max())
         return (e / e.sum()).astype(np.float32), value
+
+
+@cache
+def _evaluator() -> EvalBot:
+    return EvalBot()
+
+
+def eval_scores(view: Mapping[str, Any], legal: Sequence[Any]) -> npt.NDArray[np.float32]:
+    """The tuned evaluation's score of each of ``legal`` (the skip's input), in their order."""
+    score = _evaluator().score
+    return np.fromiter((score(view, a) for a in legal), np.float32, len(legal))
 
 
 def from_file(path: Any) -> Net:
@@ -210,9 +241,11 @@ class NetBot:
 __all__ = [
     "INPUT_SIZE",
     "PARAMS",
+    "SKIP",
     "Net",
     "NetBot",
     "encode",
+    "eval_scores",
     "from_file",
     "load_net",
     "policy_value",
