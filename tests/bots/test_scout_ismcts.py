@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import random
 import statistics
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from parlour.bots.base import Bot
@@ -29,7 +31,7 @@ from parlour.bots.scout.ismcts import (
     rollout,
     static_value,
 )
-from parlour.bots.scout.net import load_net
+from parlour.bots.scout.net import PARAMS, load_net
 from parlour.cli.arena import play_game
 from parlour.games import scout
 from parlour.games.scout.cards import canonical
@@ -472,6 +474,30 @@ def test_the_network_can_be_the_roots_prior() -> None:
     assert searched >= 3
     with pytest.raises(ValueError, match="prior"):
         ISMCTSBot(prior="oracle")
+
+
+def test_the_networks_prior_is_on_the_evaluations_scale_by_default(tmp_path: Path) -> None:
+    """The root's prior is ``net_temperature`` × the network's log-probability minus the top
+    one's; by default 1/the network's evaluation skip (its logits are about skip × the
+    evaluation's points), 0.1 for a network without a skip; a spec may set it."""
+    net = load_net()
+    assert net.skip > 0
+    state, seat, legal = searched_plays(eval_positions(4, 5)[6:60:6])[0]
+    view = scout.view(state, seat)
+    probs, _ = net.priors(view, legal)
+    logs = np.log(probs.astype(np.float64))
+    for bot, temperature in (
+        (ISMCTSBot(iterations=10, prior="net"), 1.0 / net.skip),
+        (make_bot("scout", "ismcts:it=10/prior=net/net_temperature=0.2"), 0.2),
+    ):
+        assert isinstance(bot, ISMCTSBot) and bot.net_temperature == pytest.approx(temperature)
+        ranked = bot.rank_by_net(view, legal)
+        expected = sorted(temperature * (logs - logs.max()), reverse=True)
+        assert [value for _, value in ranked] == pytest.approx(expected, abs=1e-4)
+    np.savez(tmp_path / "plain.npz", **{k: net.params[k] for k in PARAMS})
+    assert ISMCTSBot(prior="net", net_file=str(tmp_path / "plain.npz")).net_temperature == 0.1
+    with pytest.raises(ValueError, match="net_temperature"):
+        ISMCTSBot(prior="net", net_temperature=0.0)
 
 
 def test_the_opponent_model_can_have_its_own_weights() -> None:

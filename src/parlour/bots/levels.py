@@ -75,6 +75,7 @@ SEARCH_OPTIONS = {
     "root_top": int,
     "playout_policy": str,
     "prior": str,
+    "net_temperature": float,
     "objective": str,
     "scout_show_cost": float,
     "opponent_model": str,

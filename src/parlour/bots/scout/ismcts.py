@@ -160,7 +160,9 @@ class ISMCTSBot:
     out at the root unless the evaluation ranks a Scout & Show first; ``prior``: what orders
     the root's actions and biases their selection, the tuned evaluation (``"eval"``) or the
     policy network (``"net"``: the shipped weights, or those in ``net_file``; its
-    log-probabilities × ``net_temperature`` stand for the evaluation's points); deeper nodes
+    log-probabilities × ``net_temperature`` stand for the evaluation's points; by default
+    1/its evaluation skip, which gives the evaluation's own scale, or 0.1 for a network without
+    one, which imitated the evaluation's scores ÷ 0.1); deeper nodes
     keep the evaluation (they are positions of sampled deals, without the round's history
     that the network's input holds); ``playout_policy``: how every seat plays in the playouts,
     ``"fast"`` (:func:`~parlour.bots.scout.search.playout_policy`) or ``"model"`` (the opponent
@@ -219,7 +221,7 @@ class ISMCTSBot:
         keep_scout_show: bool = True,
         prior: str = "eval",
         net_file: str | None = None,
-        net_temperature: float = 0.1,
+        net_temperature: float | None = None,
         playout_policy: str = "fast",
         inference_temperature: float | None = None,
         rejuvenate: int = 0,
@@ -253,7 +255,13 @@ class ISMCTSBot:
         self.net = None
         if prior == "net":
             self.net = net_module.from_file(net_file) if net_file else net_module.load_net()
-        self.net_temperature = net_temperature
+        if net_temperature is None and self.net is not None:
+            # a network with the evaluation skip: its log-probabilities are about skip × the
+            # evaluation's points; one without imitated the evaluation's scores ÷ 0.1
+            net_temperature = 1.0 / self.net.skip if self.net.skip > 0 else 0.1
+        if net_temperature is not None and net_temperature <= 0:
+            raise ValueError(f"net_temperature must be above 0, not {net_temperature!r}")
+        self.net_temperature = 0.1 if net_temperature is None else net_temperature
         if playout_policy not in ("fast", "model"):
             raise ValueError(f"playout_policy is 'fast' or 'model', not {playout_policy!r}")
         self.playout_policy = playout_policy
@@ -364,8 +372,8 @@ class ISMCTSBot:
 
     def rank_by_net(self, view: Mapping[str, Any], legal: Sequence[Any]) -> list[tuple[Any, float]]:
         """``legal`` by the network's policy, likeliest first, each with ``net_temperature`` ×
-        its log-probability minus the top one's (≤ 0; the network imitated the evaluation's
-        scores ÷ 0.1, so 0.1 turns them back into about the evaluation's points)."""
+        its log-probability minus the top one's (≤ 0; about the evaluation's points at the
+        default temperature)."""
         assert self.net is not None
         probs, _ = self.net.priors(view, legal)
         logs = [math.log(max(p, 1e-30)) for p in probs.tolist()]
