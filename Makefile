@@ -43,7 +43,7 @@ tune-scout: $(STAMP)
 # only, labelled by Hard's search, reproducible from SEED and --iterations (--minutes stops it after
 # the iteration passing that time instead); writes its learning curve to docs/data/scout-net.json.
 SEED ?= 13
-TRAIN_NET_ARGS ?= --minutes 60 --workers 2
+TRAIN_NET_ARGS ?= --iterations 9 --workers 2
 train-scout-net: $(STAMP)
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 nice -n 19 $(PY) bench/train_scout_net.py --seed $(SEED) $(TRAIN_NET_ARGS)
 

@@ -27,7 +27,8 @@ the temperature that fits the search's sharpened visits best; 1 ÷ ``--label-tem
 its layers learn what to change in that ranking. ``--eval-skip 0`` trains without it.
 
 Reproducible from ``--seed`` (deals, draws, initial weights; worker results are gathered in
-order). ``make train-scout-net SEED=13 TRAIN_NET_ARGS="--minutes 60 --workers 2"``; ``plots``
+order). ``make train-scout-net`` (``SEED=13 TRAIN_NET_ARGS="--iterations 9 --workers 2"``, the
+shipped run); ``plots``
 draws the curve (``make plots-scout-net``, needs the plots extra).
 """
 
