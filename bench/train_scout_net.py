@@ -1,6 +1,7 @@
 """Train the SCOUT policy/value network (``parlour.bots.scout.net``) by self-play, numpy only.
 
-The teacher is Hard's search (``ismcts:it=N``, ``--search-iterations``, default 650): every
+The teacher is Hard's search (``ismcts:it=N``, ``--search-iterations``, default 650; its other
+settings from ``--teacher``, e.g. Expert's ``'{"particles": 256, "inference": false}'``): every
 decision of the play phase of the self-play games is a training example whose policy target is
 the search's visit counts over the legal actions, each raised to ``--target-power`` (default 4:
 at these budgets the six actions at the search's root share the visits nearly evenly, and the
@@ -72,14 +73,16 @@ def _softmax(x: np.ndarray[Any, Any], temp: float) -> np.ndarray[Any, Any]:
 
 def play_selfplay(task: tuple[Any, ...]) -> nt.Batch:
     """Self-play games ``(params16 or None, seeds, net_share, label_temp, play_temp[,
-    search_iterations[, target_power]])`` as training examples (see the module docstring)."""
+    search_iterations[, target_power[, teacher]]])`` as training examples (see the module
+    docstring); ``teacher``: the search's other settings (``ISMCTSBot`` keywords)."""
     params, seeds, net_share, label_temp, play_temp = task[:5]
     search_iterations = task[5] if len(task) > 5 else 0
     power = task[6] if len(task) > 6 else 1.0
+    settings = task[7] if len(task) > 7 else {}
     net = Net(params) if params is not None else None
     spec = get_game("scout")
     teacher = EvalBot()
-    searcher = ISMCTSBot(iterations=search_iterations) if search_iterations else None
+    searcher = ISMCTSBot(iterations=search_iterations, **settings) if search_iterations else None
     obs, masks, targets, values, all_scores = [], [], [], [], []
     for seed in seeds:
         rng = random.Random(seed)
@@ -123,6 +126,21 @@ def play_selfplay(task: tuple[Any, ...]) -> nt.Batch:
         values += [1.0 / len(winners) if s in winners else 0.0 for s in seats]
     return nt.Batch(np.stack(obs), np.stack(masks), np.stack(targets), np.array(values, np.float32),
                     np.stack(all_scores))  # fmt: skip
+
+
+def _settings(text: str) -> dict[str, Any]:
+    """``--teacher``'s JSON: an object of ``ISMCTSBot`` keywords (checked by making one)."""
+    try:
+        settings = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise argparse.ArgumentTypeError(f"not JSON: {error}") from None
+    if not isinstance(settings, dict):
+        raise argparse.ArgumentTypeError("a JSON object of search settings")
+    try:
+        ISMCTSBot(iterations=1, **settings)
+    except (TypeError, ValueError) as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return settings
 
 
 def search_policy(
@@ -221,6 +239,13 @@ def main(argv: list[str] | None = None) -> int:
         default=4.0,
         help="with --search-iterations: the search's visit counts raised to this power",
     )
+    a(
+        "--teacher",
+        type=_settings,
+        default={},
+        help='the search\'s other settings as JSON, e.g. \'{"particles": 256, "inference": false}\''
+        " (Expert's)",
+    )
     a("--steps", type=int, default=500, help="Adam steps per iteration")
     a("--batch", type=int, default=256)
     a("--lr", type=float, default=1e-3)
@@ -259,6 +284,7 @@ def train(args: argparse.Namespace) -> int:
                     args.play_temp,
                     args.search_iterations,
                     args.target_power,
+                    args.teacher,
                 )
                 for c in chunks(list(range(base, base + args.validation_games)), split)
             ],
@@ -284,6 +310,7 @@ def train(args: argparse.Namespace) -> int:
                 args.play_temp,
                 args.search_iterations,
                 args.target_power,
+                args.teacher,
             )
             for c in chunks(seeds, split)
         ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 import numpy as np
@@ -136,3 +137,27 @@ def test_agreement_is_the_share_of_examples_where_the_likeliest_actions_match() 
     blind = {**skip_only, "ws": np.zeros(1, np.float32)}  # every legal action alike
     several = data.mask.sum(axis=1) > 1
     assert nt.agreement(blind, data) < 1.0 - 0.5 * float(several.mean())
+
+
+def test_the_teachers_settings_reach_its_search() -> None:
+    """``--teacher``: the search's other settings. With a root of one action (``root_top``) the
+    search spends every visit on the evaluation's best move, so each searched target is that
+    move alone; a setting the search does not take is refused."""
+    task = (None, [7], 0.0, 0.1, 0.2, 12, 1.0)
+    wide = train_scout_net.play_selfplay(task)
+    narrow = train_scout_net.play_selfplay((*task, {"root_top": 1}))
+    several = (wide.target.astype(np.float32) > 0).sum(axis=1) > 2  # searched, not flips
+    first = int(np.flatnonzero(several)[0])
+    assert np.array_equal(wide.obs[: first + 1], narrow.obs[: first + 1])
+    target = narrow.target[first].astype(np.float32)
+    assert target.max() == 1.0
+    legal = narrow.mask[first] > 0
+    scores = narrow.scores[first].astype(np.float32)
+    assert scores[int(target.argmax())] == scores[legal].max()  # the evaluation's best
+    assert train_scout_net._settings('{"particles": 256, "inference": false}') == {
+        "particles": 256,
+        "inference": False,
+    }
+    for bad in ('{"particle": 3}', "[1]", "{"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            train_scout_net._settings(bad)
