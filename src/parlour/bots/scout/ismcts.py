@@ -255,13 +255,14 @@ class ISMCTSBot:
         self.net = None
         if prior == "net":
             self.net = net_module.from_file(net_file) if net_file else net_module.load_net()
-        if net_temperature is None and self.net is not None:
+        if net_temperature is None:
             # a network with the evaluation skip: its log-probabilities are about skip × the
             # evaluation's points; one without imitated the evaluation's scores ÷ 0.1
-            net_temperature = 1.0 / self.net.skip if self.net.skip > 0 else 0.1
-        if net_temperature is not None and net_temperature <= 0:
+            skip = self.net.skip if self.net is not None else 0.0
+            net_temperature = 1.0 / skip if skip > 0 else 0.1
+        if net_temperature <= 0:
             raise ValueError(f"net_temperature must be above 0, not {net_temperature!r}")
-        self.net_temperature = 0.1 if net_temperature is None else net_temperature
+        self.net_temperature = net_temperature
         if playout_policy not in ("fast", "model"):
             raise ValueError(f"playout_policy is 'fast' or 'model', not {playout_policy!r}")
         self.playout_policy = playout_policy

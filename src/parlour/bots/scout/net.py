@@ -128,7 +128,8 @@ class Net:
     ) -> tuple[F32, F32]:
         """Policy probabilities (zero off the mask) and values for a batch of inputs
         ``[B, 2407]``, 0/1 masks ``[B, 820]`` (each with at least one legal action) and, for
-        the evaluation skip, the evaluation's scores ``[B, 820]`` (:func:`eval_scores`)."""
+        the evaluation skip, the evaluation's scores ``[B, 820]`` (:func:`eval_scores`;
+        ``None``: all 0, as for a network without the skip)."""
         p = self.params
         h = self.trunk(x)
         logits = h @ p["Wp"] + p["bp"]
@@ -145,8 +146,8 @@ class Net:
         self, x: F32, legal: npt.NDArray[np.intp], scores: npt.NDArray[Any] | None = None
     ) -> tuple[F32, float]:
         """The logits of the ``legal`` action indices and the value, for one input (and the
-        evaluation's scores of those actions, for the skip); only the legal actions' rows of
-        the policy head are computed."""
+        evaluation's scores of those actions, for the skip; ``None``: all 0); only the legal
+        actions' rows of the policy head are computed."""
         p = self.params
         nz = np.flatnonzero(x)  # the input is mostly zeros: sum the rows that count
         h = np.maximum(x[nz] @ p["W1"][nz] + p["b1"], 0.0)
