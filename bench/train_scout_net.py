@@ -1,7 +1,8 @@
 """Train the SCOUT policy/value network (``parlour.bots.scout.net``) by self-play, numpy only.
 
 The teacher is Hard's search (``ismcts:it=N``, ``--search-iterations``, default 650; its other
-settings from ``--teacher``, e.g. Expert's ``'{"particles": 256, "inference": false}'``): every
+settings from ``--teacher``, e.g. Expert's ``'{"particles": 256, "inference": false}'``, or
+``'{"omniscient": true}'``: an oracle, the search on the game's true deal, every hand seen): every
 decision of the play phase of the self-play games is a training example whose policy target is
 the search's visit counts over the legal actions, each raised to ``--target-power`` (default 4:
 at these budgets the six actions at the search's root share the visits nearly evenly, and the
@@ -29,8 +30,7 @@ its layers learn what to change in that ranking. ``--eval-skip 0`` trains withou
 
 Reproducible from ``--seed`` (deals, draws, initial weights; worker results are gathered in
 order). ``make train-scout-net`` (``SEED=13 TRAIN_NET_ARGS="--iterations 9 --workers 2"``, the
-shipped run); ``plots``
-draws the curve (``make plots-scout-net``, needs the plots extra).
+shipped run); ``plots`` draws the curve (``make plots-scout-net``, needs the plots extra).
 """
 
 from __future__ import annotations
@@ -55,6 +55,12 @@ from parlour.bots.scout.net import SKIP, WEIGHTS_FILE, Net, NetBot, encode
 from parlour.cli.arena import play_game
 from parlour.games.registry import get_game
 from parlour.rl import net_train as nt
+
+if __package__ in (None, ""):  # run as a script: make `bench` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.scout_search_variants import Omniscient
+from bench.scout_search_variants import searcher as make_searcher
 
 ROOT = Path(__file__).resolve().parent.parent
 WEIGHTS_PATH = ROOT / "src/parlour/bots/scout" / WEIGHTS_FILE
@@ -82,7 +88,9 @@ def play_selfplay(task: tuple[Any, ...]) -> nt.Batch:
     net = Net(params) if params is not None else None
     spec = get_game("scout")
     teacher = EvalBot()
-    searcher = ISMCTSBot(iterations=search_iterations, **settings) if search_iterations else None
+    searcher = None
+    if search_iterations:
+        searcher = make_searcher({**settings, "iterations": search_iterations}, None)
     obs, masks, targets, values, all_scores = [], [], [], [], []
     for seed in seeds:
         rng = random.Random(seed)
@@ -104,6 +112,8 @@ def play_selfplay(task: tuple[Any, ...]) -> nt.Batch:
             if searcher is not None and view["phase"] == "play" and len(legal) > 1:
                 # drawn from the game's seed and its move number: the same whatever the chunking
                 move_rng = random.Random(f"{seed}:{len(seats)}")
+                if isinstance(searcher, Omniscient):
+                    searcher.truth = state  # the oracle: every hand seen
                 searched = search_policy(searcher, view, legal, move_rng, power)
                 target[index] = searched
             else:
@@ -129,7 +139,8 @@ def play_selfplay(task: tuple[Any, ...]) -> nt.Batch:
 
 
 def _settings(text: str) -> dict[str, Any]:
-    """``--teacher``'s JSON: an object of ``ISMCTSBot`` keywords (checked by making one)."""
+    """``--teacher``'s JSON: an object of ``ISMCTSBot`` keywords, or ``"omniscient": true``
+    (the search on the true deal), checked by making the search."""
     try:
         settings = json.loads(text)
     except json.JSONDecodeError as error:
@@ -137,7 +148,7 @@ def _settings(text: str) -> dict[str, Any]:
     if not isinstance(settings, dict):
         raise argparse.ArgumentTypeError("a JSON object of search settings")
     try:
-        ISMCTSBot(iterations=1, **settings)
+        make_searcher({**settings, "iterations": 1}, None)
     except (TypeError, ValueError) as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return settings

@@ -161,3 +161,25 @@ def test_the_teachers_settings_reach_its_search() -> None:
     for bad in ('{"particle": 3}', "[1]", "{"):
         with pytest.raises(argparse.ArgumentTypeError):
             train_scout_net._settings(bad)
+
+
+def test_an_omniscient_teacher_searches_the_true_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--teacher '{"omniscient": true}'``: the oracle labels each searched decision from the
+    game's true deal (every hand seen), not from deals drawn for the seat's view."""
+    seen: list[bool] = []
+    sample = train_scout_net.Omniscient.sample
+
+    def spy(self, view, rng, start):  # type: ignore[no-untyped-def]
+        deals, weights = sample(self, view, rng, start)
+        truth = self.truth
+        seen.append(len(deals) == 1 and truth is not None and deals[0].hands == truth.hands)
+        return deals, weights
+
+    monkeypatch.setattr(train_scout_net.Omniscient, "sample", spy)
+    data = train_scout_net.play_selfplay((None, [7], 0.0, 0.1, 0.2, 12, 1.0, {"omniscient": True}))
+    assert data.obs.shape[0] > 0
+    assert seen and all(seen)
+    assert train_scout_net._settings('{"omniscient": true, "root_top": 3}') == {
+        "omniscient": True,
+        "root_top": 3,
+    }
