@@ -80,7 +80,8 @@ def _softmax(x: np.ndarray[Any, Any], temp: float) -> np.ndarray[Any, Any]:
 def play_selfplay(task: tuple[Any, ...]) -> nt.Batch:
     """Self-play games ``(params16 or None, seeds, net_share, label_temp, play_temp[,
     search_iterations[, target_power[, teacher]]])`` as training examples (see the module
-    docstring); ``teacher``: the search's other settings (``ISMCTSBot`` keywords)."""
+    docstring); ``teacher``: the search's other settings (``ISMCTSBot`` keywords, or
+    ``"omniscient": true``: the search on the game's true deal)."""
     params, seeds, net_share, label_temp, play_temp = task[:5]
     search_iterations = task[5] if len(task) > 5 else 0
     power = task[6] if len(task) > 6 else 1.0
@@ -147,6 +148,8 @@ def _settings(text: str) -> dict[str, Any]:
         raise argparse.ArgumentTypeError(f"not JSON: {error}") from None
     if not isinstance(settings, dict):
         raise argparse.ArgumentTypeError("a JSON object of search settings")
+    if "iterations" in settings:
+        raise argparse.ArgumentTypeError("the teacher's iterations are --search-iterations")
     try:
         make_searcher({**settings, "iterations": 1}, None)
     except (TypeError, ValueError) as error:
@@ -255,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
         type=_settings,
         default={},
         help='the search\'s other settings as JSON, e.g. \'{"particles": 256, "inference": false}\''
-        " (Expert's)",
+        " (Expert's) or '{\"omniscient\": true}' (the search on the true deal, every hand seen)",
     )
     a("--steps", type=int, default=500, help="Adam steps per iteration")
     a("--batch", type=int, default=256)

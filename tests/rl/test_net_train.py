@@ -158,7 +158,7 @@ def test_the_teachers_settings_reach_its_search() -> None:
         "particles": 256,
         "inference": False,
     }
-    for bad in ('{"particle": 3}', "[1]", "{"):
+    for bad in ('{"particle": 3}', "[1]", "{", '{"iterations": 5}'):
         with pytest.raises(argparse.ArgumentTypeError):
             train_scout_net._settings(bad)
 
