@@ -88,3 +88,51 @@ def test_weights_fitted_to_played_games_drive_the_search(
     assert played >= 3
     with pytest.raises(ValueError, match="value_mix"):
         ISMCTSBot(value_mix=1.5)
+
+
+def test_a_cut_playout_is_valued_by_the_learned_value_where_it_stops(tmp_path: Path) -> None:
+    """``rollout(..., plies, cut=...)`` plays exactly ``plies`` playout moves, the same as the
+    playout to the round's end would, and values the position there by ``cut``;
+    ``ISMCTSBot(value_cut=True)`` values its new nodes so."""
+    from parlour.bots.scout.ismcts import rollout
+    from parlour.bots.scout.search import playout_move
+
+    value = card_value()
+    seen: list[scout.State] = []
+
+    def cut(position: scout.State, seat: int) -> float:
+        seen.append(position)
+        return value.value(position, seat)
+
+    for state in play_positions(4, 8)[::9]:
+        seen.clear()
+        got = rollout(state, state.turn, random.Random(5), 3, cut=cut)
+        replay, rng = state, random.Random(5)
+        for _ in range(3):
+            if replay.results or replay.phase != PLAY_PHASE:
+                break
+            replay = scout.apply(replay, replay.turn, playout_move(replay, replay.turn, rng), 0)
+        if replay.results:
+            assert seen == []
+        else:
+            assert len(seen) == 1 and seen[0].hands == replay.hands
+            assert seen[0].active == replay.active and seen[0].turn == replay.turn
+            assert got == value.value(replay, state.turn)
+    path = tmp_path / "v.json"
+    path.write_text(json.dumps(value.to_json()))
+    calls: list[int] = []
+    bot = ISMCTSBot(iterations=60, value_file=str(path), plies=2, value_cut=True)
+    assert bot.leaf_value is not None
+    original = bot.leaf_value.value
+
+    def counted(position: scout.State, seat: int) -> float:
+        calls.append(seat)
+        return original(position, seat)
+
+    bot.leaf_value.value = counted  # type: ignore[method-assign]
+    for state, seat, legal in searched_plays(play_positions(4, 4)[2:30:9]):
+        calls.clear()
+        assert bot.choose(scout.view(state, seat), legal, random.Random(1)) in legal
+        assert calls and set(calls) == {seat}
+    with pytest.raises(ValueError, match="value_cut"):
+        ISMCTSBot(value_file=str(path), value_cut=True)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from parlour.bots.scout import net as net_module
@@ -100,17 +100,20 @@ def rollout(
     hand_weights: Sequence[float] = (),
     totals: Sequence[int] | None = None,
     lead: bool = False,
+    cut: Callable[[State, int], float] | None = None,
 ) -> float:
     """Every seat plays :func:`~parlour.bots.scout.search.playout_policy` (by
     :func:`~parlour.bots.scout.search.playout_move`) to the round's end
-    (or for ``plies`` moves, then :func:`static_value` with ``hand_weights``); the value for
-    ``seat`` (its share of the win, given the game's ``totals`` before the round, or its lead
-    with ``lead``)."""
+    (or for ``plies`` moves, then :func:`static_value` with ``hand_weights``, or ``cut`` of the
+    position and ``seat`` when given); the value for ``seat`` (its share of the win, given the
+    game's ``totals`` before the round, or its lead with ``lead``)."""
     if plies is None:
         return play_round_out(state, seat, rng, totals, lead)
     left = plies
     while not state.results and state.phase == PLAY_PHASE:
         if left == 0:
+            if cut is not None:
+                return cut(state, seat)
             return static_value(state, seat, hand_weights, totals, lead)
         left -= 1
         mover = state.turn
@@ -184,7 +187,9 @@ class ISMCTSBot:
     in points); ``value_file``: a learned leaf value's weights
     (:class:`~parlour.bots.scout.value.LeafValue`, fitted by ``bench/train_scout_value.py``): a
     new node is valued by ``value_mix`` × that value + (1 − ``value_mix``) × a playout (with
-    3–5 players, the objective ``"points"``; screened, it played worse);
+    3–5 players, the objective ``"points"``; screened, it played worse); ``value_cut``: instead,
+    play out ``plies`` moves from the new node and value the position there by the learned value
+    (a playout that sees what the move changes, then a forecast of the rest of the round);
     ``scout_show_cost``: search the evaluation's :data:`SCOUT_SHOW_TOP` best Scout & Shows at
     the root beside its ``root_top`` best other actions, whatever it ranks first, and take
     this many points off every value under it (what keeping it is worth: the playouts never
@@ -229,6 +234,7 @@ class ISMCTSBot:
         objective: str = "points",
         value_file: str | None = None,
         value_mix: float = 0.5,
+        value_cut: bool = False,
         scout_show_cost: float | None = None,
         opponent_model: str = "eval",
         model_weights: Sequence[float] | None = None,
@@ -248,6 +254,9 @@ class ISMCTSBot:
             raise ValueError(f"value_mix is a share from 0 to 1, not {value_mix!r}")
         self.leaf_value = LeafValue.from_file(value_file) if value_file else None
         self.value_mix = value_mix
+        if value_cut and (value_file is None or plies is None):
+            raise ValueError("value_cut needs a value_file and plies (where the playout stops)")
+        self.value_cut = value_cut
         self.scout_show_cost = scout_show_cost
         self.totals: tuple[int, ...] | None = None  # set per move: see iterate
         if prior not in ("eval", "net"):
@@ -483,6 +492,9 @@ class ISMCTSBot:
             if node is not root and node.n == 0:
                 leaf = self.leaf_value
                 if leaf is not None and totals is None and leaf.covers(len(state.hands)):
+                    if self.value_cut:
+                        value = rollout(state, seat, rng, self.plies, cut=leaf.value)
+                        break
                     value = leaf.value(state, seat)
                     if self.value_mix < 1:
                         played = rollout(state, seat, rng, self.plies, self.hand_weights)
