@@ -189,7 +189,8 @@ class ISMCTSBot:
     new node is valued by ``value_mix`` × that value + (1 − ``value_mix``) × a playout (with
     3–5 players, the objective ``"points"``; screened, it played worse); ``value_cut``: instead,
     play out ``plies`` moves from the new node and value the position there by the learned value
-    (a playout that sees what the move changes, then a forecast of the rest of the round);
+    (a playout that sees what the move changes, then a forecast of the rest of the round;
+    screened, it played worse too);
     ``scout_show_cost``: search the evaluation's :data:`SCOUT_SHOW_TOP` best Scout & Shows at
     the root beside its ``root_top`` best other actions, whatever it ranks first, and take
     this many points off every value under it (what keeping it is worth: the playouts never
