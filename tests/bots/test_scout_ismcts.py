@@ -441,6 +441,27 @@ def test_a_cost_on_scout_and_show_searches_it_beside_the_best_other_actions() ->
     assert checked >= 3
 
 
+def test_a_bonus_on_scouting_is_added_under_the_roots_scouts() -> None:
+    """``scout_bonus``: every value under a plain Scout at the root gains the bonus (100
+    points: a Scout is played wherever one is searched, and its means show it; −100: never)."""
+    checked = 0
+    for state, seat, legal in searched_plays(eval_positions(4, 5, rounds=2)[3::3]):
+        view = scout.view(state, seat)
+        up = ISMCTSBot(iterations=60, particles=8, scout_bonus=100.0)
+        action = up.choose(view, legal, random.Random(4))
+        scouts = [a for a in up.last_visits if isinstance(a, scout.Scout)]
+        others = [a for a in up.last_visits if not isinstance(a, scout.Scout)]
+        if not scouts or not others:
+            continue
+        assert isinstance(action, scout.Scout)
+        assert all(up.last_means[a] > 50 for a in scouts)
+        assert all(up.last_means[a] < 50 for a in others)
+        down = ISMCTSBot(iterations=60, particles=8, scout_bonus=-100.0)
+        assert not isinstance(down.choose(view, legal, random.Random(4)), scout.Scout)
+        checked += 1
+    assert checked >= 3
+
+
 def test_truncated_playouts_end_in_the_static_value() -> None:
     """``plies=0`` values a position by the static evaluation at once; ``plies=k`` plays at
     most k moves first; ``plies=None`` plays the round out (a round's result)."""

@@ -62,7 +62,7 @@ from parlour.bots.scout.search import (
     result_value,
 )
 from parlour.bots.scout.value import LeafValue
-from parlour.games.scout import Flip, ScoutShow, Show, State, apply, legal_actions
+from parlour.games.scout import Flip, Scout, ScoutShow, Show, State, apply, legal_actions
 from parlour.games.scout.state import PLAY_PHASE
 
 SCALE = 10.0
@@ -195,7 +195,10 @@ class ISMCTSBot:
     the root beside its ``root_top`` best other actions, whatever it ranks first, and take
     this many points off every value under it (what keeping it is worth: the playouts never
     use it, so they cannot tell; ``None``: ``keep_scout_show`` decides; screened, it played
-    worse); ``opponent_model``: the weights the opponent model scores the opponents' moves by
+    worse); ``scout_bonus``: points added to every value under a plain Scout at the root
+    (negative: a price; a correction of the search's lean between Showing and Scouting;
+    screened, neither sign played better); ``opponent_model``: the weights the opponent model
+    scores the opponents' moves by
     (in the tree, the model playouts and the inference), the evaluation's (``"eval"``) or
     those fitted to how Hard plays (``"fitted"``: :data:`~parlour.bots.scout.features.MODEL_FILE`,
     ``bench/fit_scout_model.py``); ``model_weights``: other such weights (screens);
@@ -237,6 +240,7 @@ class ISMCTSBot:
         value_mix: float = 0.5,
         value_cut: bool = False,
         scout_show_cost: float | None = None,
+        scout_bonus: float = 0.0,
         opponent_model: str = "eval",
         model_weights: Sequence[float] | None = None,
         playout_temperature: float | None = None,
@@ -259,6 +263,7 @@ class ISMCTSBot:
             raise ValueError("value_cut needs a value_file and plies (where the playout stops)")
         self.value_cut = value_cut
         self.scout_show_cost = scout_show_cost
+        self.scout_bonus = scout_bonus
         self.totals: tuple[int, ...] | None = None  # set per move: see iterate
         if prior not in ("eval", "net"):
             raise ValueError(f"prior is 'eval' or 'net', not {prior!r}")
@@ -545,6 +550,8 @@ class ISMCTSBot:
             value *= SCALE
         if self.scout_show_cost is not None and isinstance(first, ScoutShow):
             value -= self.scout_show_cost  # what keeping it is worth, which playouts cannot see
+        if self.scout_bonus and isinstance(first, Scout):
+            value += self.scout_bonus
         for visited in path:
             visited.n += 1
             visited.w += value
