@@ -500,11 +500,11 @@ class ISMCTSBot:
                 if leaf is not None and totals is None and leaf.covers(len(state.hands)):
                     if self.value_cut:
                         value = rollout(state, seat, rng, self.plies, cut=leaf.value)
-                        break
-                    value = leaf.value(state, seat)
-                    if self.value_mix < 1:
-                        played = rollout(state, seat, rng, self.plies, self.hand_weights)
-                        value = self.value_mix * value + (1 - self.value_mix) * played
+                    else:
+                        value = leaf.value(state, seat)
+                        if self.value_mix < 1:
+                            played = rollout(state, seat, rng, self.plies, self.hand_weights)
+                            value = self.value_mix * value + (1 - self.value_mix) * played
                 elif self.playout and self.playout_policy == "model":
                     value = model_rollout(
                         state,
