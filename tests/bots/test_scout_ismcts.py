@@ -28,10 +28,12 @@ from parlour.bots.scout.ismcts import (
     SCALE,
     SCOUT_SHOW_TOP,
     ISMCTSBot,
+    Node,
     rollout,
     static_value,
 )
 from parlour.bots.scout.net import PARAMS, load_net
+from parlour.bots.scout.opponent_model import model_move, model_options, model_scores
 from parlour.cli.arena import play_game
 from parlour.games import scout
 from parlour.games.scout.cards import canonical
@@ -594,3 +596,99 @@ def test_the_opponents_in_the_tree_can_play_scout_and_show() -> None:
     level = make_bot("scout", "expert:it=50/opponent_scout_show=2.5")
     assert isinstance(level, HumanLike) and isinstance(level.bot, ISMCTSBot)
     assert level.bot.opponent_scout_show == 2.5
+
+
+def opponent_decisions() -> list[tuple[scout.State, int, list[scout.Action]]]:
+    """Play-phase positions of seeded 4-player games where the seat to move has at least three
+    options under the opponent model, a Show among them, each with that seat and its options."""
+    found = []
+    for state in eval_positions(4, 11, rounds=2):
+        if state.phase != PLAY_PHASE or state.pending:
+            continue
+        mover = scout.to_act(state)[0]
+        options = model_options(state, mover)
+        if len(options) >= 3 and any(isinstance(a, scout.Show) for a in options):
+            found.append((state, mover, options))
+    return found
+
+
+def public_move(state: scout.State, mover: int, action: scout.Action) -> tuple[object, ...]:
+    """The key of an opponent's move in the tree: the action and the show it leaves."""
+    return (action, scout.apply(state, mover, action).active)
+
+
+def test_opponents_in_the_tree_lean_to_the_moves_the_search_found_good_for_them() -> None:
+    """``opponent_search``: an opponent's move in the tree is the model's softmax, each option's
+    score raised by ``opponent_search`` × its public move's mean value to the mover minus the
+    node's, shrunk by the child's visits; a child the same action made in another deal (other
+    cards) does not count, and without children it is the model's own draw."""
+    bot = ISMCTSBot(iterations=10, opponent_search=1.0, opponent_shrink=10.0)
+    checked = 0
+    for state, mover, options in opponent_decisions()[::4]:
+        node = Node()
+        node.n, node.ws = 40, [0.0] * 4
+
+        def draws(node: Node, state: scout.State = state, mover: int = mover) -> list[object]:
+            return [bot.select_opponent(node, state, mover, random.Random(k)) for k in range(30)]
+
+        model = [model_move(state, mover, bot.model_weights, bot.temperature, random.Random(k))
+                 for k in range(30)]  # fmt: skip
+        assert draws(node) == model
+        scores = model_scores(state, mover, options, bot.model_weights)
+        worst = options[scores.index(min(scores))]
+        best = options[scores.index(max(scores))]
+        good = node.children[public_move(state, mover, worst)] = Node()
+        good.n, good.ws = 30, [0.0] * 4
+        good.ws[mover] = 30 * 40.0  # 40 points above the node for the mover: 40 × 30/40 = 30
+        assert draws(node) == [worst] * 30
+        good.ws[mover] = 0.0  # the node's own mean: no lean
+        assert draws(node) == model
+        del node.children[public_move(state, mover, worst)]
+        show = next(a for a in options if isinstance(a, scout.Show))
+        elsewhere = node.children[(show, ((0, 0),))] = Node()  # other cards shown
+        elsewhere.n, elsewhere.ws = 30, [0.0] * 4
+        elsewhere.ws[mover] = 30 * 40.0
+        assert draws(node) == model
+        bad = node.children[public_move(state, mover, best)] = Node()
+        bad.n, bad.ws = 30, [0.0] * 4
+        bad.ws[mover] = -30 * 40.0
+        assert best not in draws(node)
+        checked += 1
+    assert checked >= 4
+
+
+def test_with_opponent_search_every_seats_value_is_backed_up() -> None:
+    """``opponent_search`` backs up every seat's value (its round points minus the others'
+    mean: they sum to 0), the searching seat's the same as its own; it changes what the search
+    does at most positions, and takes only the plain fast playouts."""
+    checked = changed = 0
+    for state, seat, legal in searched_plays(eval_positions(4, 5, rounds=2)[3::6]):
+        view = scout.view(state, seat)
+        bot = ISMCTSBot(iterations=150, particles=16, opponent_search=1.0)
+        root = Node()
+        root.ranked = bot.rank(view, legal)[:ROOT_TOP]
+        rng = random.Random(2)
+        deals, _ = bot.sample(view, rng, 0.0)
+        for k in range(100):
+            bot.iterate(root, deals[k % len(deals)], seat, rng)
+        assert root.n == 100 and root.ws is not None
+        assert root.ws[seat] == pytest.approx(root.w)
+        assert sum(root.ws) == pytest.approx(0.0, abs=1e-6)
+        for child in root.children.values():
+            assert child.ws is not None and child.ws[seat] == pytest.approx(child.w)
+        plain = ISMCTSBot(iterations=150, particles=16)
+        plain.choose(view, legal, random.Random(7))
+        bot.choose(view, legal, random.Random(7))
+        changed += bot.last_visits != plain.last_visits
+        checked += 1
+    assert checked >= 4
+    assert changed >= checked // 2
+    for bad in ({"plies": 4}, {"playout_policy": "model"}, {"objective": "win"},
+                {"playout": False}, {"opponent_scout_show": 2.5}):  # fmt: skip
+        with pytest.raises(ValueError, match="opponent_search"):
+            ISMCTSBot(opponent_search=1.0, **bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="at least 0"):
+        ISMCTSBot(opponent_search=-1.0)
+    level = make_bot("scout", "expert:it=50/opponent_search=1.5/opponent_shrink=5")
+    assert isinstance(level, HumanLike) and isinstance(level.bot, ISMCTSBot)
+    assert (level.bot.opponent_search, level.bot.opponent_shrink) == (1.5, 5.0)

@@ -36,6 +36,7 @@ from parlour.bots.scout.search import (
     play_round_out_py,
     playout_move,
     playout_policy,
+    round_points,
 )
 from parlour.games import scout
 from parlour.games.scout.state import PLAY_PHASE
@@ -217,6 +218,30 @@ def test_a_whole_playout_is_the_python_one_value_and_draws() -> None:
     assert played > 1000
 
 
+def test_every_seats_points_of_a_playout_are_the_python_ones_draw_for_draw(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``round_points`` (the compiled playout with seat −1, when built) gives every seat's
+    round points: the same points and draws as the Python playout, and the same playout as
+    ``play_round_out``, whose value for each seat is its points minus the others' mean."""
+    if heuristic.COMPILED:
+        assert search_module._ROLLOUT is not None
+    states = [s for s in positions() if len(s.hands) >= 3]
+    compiled = []
+    for state in states:
+        fast = random.Random(3)
+        compiled.append((round_points(state, fast), fast.getstate()))
+        for seat in range(len(state.hands)):
+            value = play_round_out(state, seat, random.Random(3))
+            assert value == end_value(compiled[-1][0], seat)
+    monkeypatch.setattr(search_module, "_ROLLOUT", None)
+    for state, (points, drawn) in zip(states, compiled, strict=True):
+        plain = random.Random(3)
+        assert round_points(state, plain) == points
+        assert plain.getstate() == drawn
+    assert len(states) > 150
+
+
 def test_the_value_of_a_rounds_end_is_points_or_a_share_of_the_win() -> None:
     """Without totals, the seat's points minus the others' mean; with the game's totals before
     the last round, its share of the win (S6: the highest total wins, equal totals share)."""
@@ -324,6 +349,9 @@ def test_the_compiled_playout_leaves_unusual_positions_to_python() -> None:
     for totals in ((1, 2, 3), (1, 2, 3, 4.0), [1, 2, 3, 4], (1, 2, 3, 10**6)):
         assert search_module._ROLLOUT(*args, totals) is None  # not one small int per seat
     assert search_module._ROLLOUT(*args, (1, 2, 3, 4), 1) is None  # lead is a bool
+    everyone = [*args[:8], -1, *args[9:]]
+    assert search_module._ROLLOUT(*everyone, (1, 2, 3, 4)) is None  # every seat: no totals
+    assert search_module._ROLLOUT(*args[:8], -2, *args[9:]) is None
     assert rng.getstate() == random.Random(1).getstate()
 
 

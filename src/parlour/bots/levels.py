@@ -81,6 +81,8 @@ SEARCH_OPTIONS = {
     "opponent_model": str,
     "playout_temperature": float,
     "opponent_scout_show": float,
+    "opponent_search": float,
+    "opponent_shrink": float,
 }
 """The settings of :class:`~parlour.bots.scout.ismcts.ISMCTSBot` a spec may give after its
 budget, ``name=value`` separated by slashes (``true``/``false`` for the yes-or-no ones), and

@@ -185,9 +185,25 @@ static int read_lead(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t at, int
     return 1;
 }
 
-/* The value a playout ends in: round_value, or with the totals t if they were given round_lead
- * (lead) or round_win. */
+/* Every seat's round points, as a tuple of ints. */
+static PyObject *round_points(const Round *r) {
+    PyObject *points = PyTuple_New(r->players);
+    if (points == NULL) return NULL;
+    for (Py_ssize_t s = 0; s < r->players; s++) {
+        PyObject *p = PyLong_FromLong(seat_points(r, s));
+        if (p == NULL) {
+            Py_DECREF(points);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(points, s, p);
+    }
+    return points;
+}
+
+/* The value a playout ends in: round_value (every seat's points, round_points, for seat -1), or
+ * with the totals t if they were given round_lead (lead) or round_win. */
 static PyObject *end_value(const Round *r, long seat, int given, const long *t, int lead) {
+    if (seat < 0) return round_points(r);
     if (!given) return round_value(r, seat);
     return lead ? round_lead(r, seat, t) : round_win(r, seat, t);
 }
@@ -198,7 +214,8 @@ static PyObject *end_value(const Round *r, long seat, int given, const long *t, 
  * when there is such a place) and the engine applies it (rules._apply_show, _apply_scout,
  * _end_round), to the round's end. Returns `seat`'s round points minus the other seats' mean
  * (or, given the game's totals before the round, its share of the game's win, round_win, or with
- * lead true its lead, round_lead); None for input it does not take. Arguments: hands (per seat a
+ * lead true its lead, round_lead; for seat -1, without totals, every seat's round points as a
+ * tuple); None for input it does not take. Arguments: hands (per seat a
  * tuple of (up, down) cards), active, owner (-1 for none), turn, scouts, pending, piles (cards
  * captured per seat), chips, seat, random, randrange (the generator's bound methods), and
  * optionally totals (or None) and lead (a bool). */
@@ -213,9 +230,9 @@ PyObject *cheur_rollout(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     long totals[MAX_SEATS];
     int given, lead;
-    if (!read_round(args, &r) || !read_long(args[8], &seat) || seat < 0 || seat >= r.players ||
+    if (!read_round(args, &r) || !read_long(args[8], &seat) || seat < -1 || seat >= r.players ||
         !read_totals(nargs >= 12 ? args[11] : Py_None, r.players, totals, &given) ||
-        !read_lead(args, nargs, 12, &lead))
+        !read_lead(args, nargs, 12, &lead) || (seat < 0 && given))
         Py_RETURN_NONE;
     PyObject *random = args[9], *randrange = args[10];
     Py_ssize_t starts[MAX_CARDS];

@@ -15,7 +15,8 @@ Single-observer ISMCTS over the seat's own information sets. Each iteration
    keeping it is worth);
    at the opponents' decisions by the same model of them as the inference
    (:mod:`parlour.bots.scout.opponent_model`: a softmax over the evaluation's scores of their
-   Shows and well-placed Scouts in the drawn deal);
+   Shows and well-placed Scouts in the drawn deal; with ``opponent_search``, each score raised
+   by what the search has found that move worth to the opponent who makes it);
 3. adds one node, plays the round out from it with a fast playout policy (or a few moves, then
    a static evaluation: ``plies``) and backs up the seat's round points minus the opponents'
    mean.
@@ -54,12 +55,18 @@ from parlour.bots.scout.inference import (
     state_view,
     tempered,
 )
-from parlour.bots.scout.opponent_model import model_move, model_rollout
+from parlour.bots.scout.opponent_model import (
+    model_move,
+    model_options,
+    model_rollout,
+    model_scores,
+)
 from parlour.bots.scout.search import (
     end_value,
     play_round_out,
     playout_move,
     result_value,
+    round_points,
 )
 from parlour.bots.scout.value import LeafValue
 from parlour.games.scout import Flip, Scout, ScoutShow, Show, State, apply, legal_actions
@@ -83,13 +90,14 @@ class Node:
     """A node of the search tree: visits, total value (the searching seat's) and children by
     action; at the seat's own decisions, its actions ranked by the evaluation (once visited)."""
 
-    __slots__ = ("children", "n", "ranked", "w")
+    __slots__ = ("children", "n", "ranked", "w", "ws")
 
     def __init__(self) -> None:
         self.children: dict[Any, Node] = {}
         self.n = 0
         self.w = 0.0
         self.ranked: list[tuple[Any, float]] | None = None
+        self.ws: list[float] | None = None  # every seat's total value (opponent_search)
 
 
 def rollout(
@@ -207,7 +215,12 @@ class ISMCTSBot:
     ``opponent_scout_show``: a price in points; the opponents in the tree may then also play
     their Scout & Show, the model scoring each less that price
     (:func:`~parlour.bots.scout.opponent_model.scout_show_options`; fitted to how Hard uses it,
-    2.5; ``None``: never, as the playouts never do).
+    2.5; ``None``: never, as the playouts never do); ``opponent_search``: the opponents in the
+    tree lean to the moves the search has found good for them — every seat's value is backed
+    up (its round points minus the others' mean), and each option of the opponent model gains
+    ``opponent_search`` × its public move's mean value to the mover minus the node's, shrunk
+    by the child's visits ``n`` as ``n / (n + opponent_shrink)`` (:meth:`select_opponent`;
+    the objective ``"points"`` and whole fast playouts only).
     """
 
     name = "ismcts"
@@ -245,6 +258,8 @@ class ISMCTSBot:
         model_weights: Sequence[float] | None = None,
         playout_temperature: float | None = None,
         opponent_scout_show: float | None = None,
+        opponent_search: float = 0.0,
+        opponent_shrink: float = 10.0,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -264,6 +279,22 @@ class ISMCTSBot:
         self.value_cut = value_cut
         self.scout_show_cost = scout_show_cost
         self.scout_bonus = scout_bonus
+        if opponent_search < 0 or opponent_shrink < 0:
+            raise ValueError("opponent_search and opponent_shrink are at least 0")
+        if opponent_search and (
+            objective != "points"
+            or value_file is not None
+            or plies is not None
+            or not playout
+            or playout_policy != "fast"
+            or opponent_scout_show is not None
+        ):
+            raise ValueError(
+                "opponent_search needs the objective 'points' and whole fast playouts (no "
+                "value_file, plies, playout_policy 'model' or opponent_scout_show)"
+            )
+        self.opponent_search = opponent_search
+        self.opponent_shrink = opponent_shrink
         self.totals: tuple[int, ...] | None = None  # set per move: see iterate
         if prior not in ("eval", "net"):
             raise ValueError(f"prior is 'eval' or 'net', not {prior!r}")
@@ -489,15 +520,25 @@ class ISMCTSBot:
         node, path, state, totals, lead = root, [root], deal, self.totals, self.lead
         flip_phase = root.ranked is not None and isinstance(root.ranked[0][0], Flip)
         value: float | None = None
+        values: list[float] | None = None  # every seat's, with opponent_search
         key: Any
         first: Any = None
         while True:
             if state.results or state.phase != PLAY_PHASE:
-                value = result_value(state, seat, totals, lead)
+                if self.opponent_search:
+                    points = [float(s.points) for s in state.results[-1].seats]
+                    values = [end_value(points, s) for s in range(len(points))]
+                    value = values[seat]
+                else:
+                    value = result_value(state, seat, totals, lead)
                 break
             if node is not root and node.n == 0:
                 leaf = self.leaf_value
-                if leaf is not None and totals is None and leaf.covers(len(state.hands)):
+                if self.opponent_search:
+                    points = round_points(state, rng)
+                    values = [end_value(points, s) for s in range(len(points))]
+                    value = values[seat]
+                elif leaf is not None and totals is None and leaf.covers(len(state.hands)):
                     if self.value_cut:
                         value = rollout(state, seat, rng, self.plies, cut=leaf.value)
                     else:
@@ -536,6 +577,10 @@ class ISMCTSBot:
                     action = self.select(node)
                     state = apply(state, mover, action)
                     key = action
+                elif self.opponent_search:
+                    action = self.select_opponent(node, state, mover, rng)
+                    state = apply(state, mover, action)
+                    key = (action, state.active)
                 else:
                     action = model_move(state, mover, self.model_weights, self.temperature, rng,
                                         self.opponent_scout_show)  # fmt: skip
@@ -555,6 +600,12 @@ class ISMCTSBot:
         for visited in path:
             visited.n += 1
             visited.w += value
+        if values is not None:
+            for visited in path:
+                if visited.ws is None:
+                    visited.ws = list(values)
+                else:
+                    visited.ws = [t + v for t, v in zip(visited.ws, values, strict=True)]
 
     def select_flip(self, node: Node) -> Any:
         """The flip decision: both orientations in turn (each played out on every other deal
@@ -562,6 +613,41 @@ class ISMCTSBot:
         assert node.ranked is not None
         actions = [a for a, _ in node.ranked]
         return min(actions, key=lambda a: node.children[a].n if a in node.children else 0)
+
+    def select_opponent(self, node: Node, state: State, mover: int, rng: random.Random) -> Any:
+        """An opponent's move in the tree with ``opponent_search``: the opponent model's
+        softmax (:func:`~parlour.bots.scout.opponent_model.model_move`), each option's score
+        raised by ``opponent_search`` × what the search has found the public move it makes
+        worth to the mover (its child's mean of the mover's value minus ``node``'s), shrunk by
+        the child's visits (``n / (n + opponent_shrink)``)."""
+        options = model_options(state, mover)
+        if len(options) == 1:
+            return options[0]
+        temperature = self.temperature
+        logits = [s / temperature for s in model_scores(state, mover, options, self.model_weights)]
+        if node.children and node.ws is not None:
+            base = node.ws[mover] / node.n
+            index = {a: i for i, a in enumerate(options)}
+            hand, active = state.hands[mover], state.active
+            for (action, shown), child in node.children.items():
+                i = index.get(action)
+                if i is None or child.ws is None:
+                    continue
+                if type(action) is Show:
+                    made = hand[action.start : action.start + action.length]
+                else:
+                    made = active[1:] if action.end == "left" else active[:-1]
+                if made != shown:
+                    continue  # the same action made another public move in another deal
+                n = child.n
+                gain = child.ws[mover] / n - base
+                logits[i] += self.opponent_search * gain * n / (n + self.opponent_shrink)
+        top = max(logits)
+        cum, total = [], 0.0
+        for logit in logits:
+            total += math.exp(logit - top)
+            cum.append(total)
+        return rng.choices(options, cum_weights=cum)[0]
 
     def select(self, node: Node) -> Any:
         """UCB1 with progressive widening and bias over ``node``'s ranked actions; a newly

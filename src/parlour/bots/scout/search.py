@@ -156,6 +156,20 @@ def play_round_out(
     return play_round_out_py(state, seat, rng, totals, lead)
 
 
+def round_points(state: State, rng: random.Random) -> list[float]:
+    """Every seat plays :func:`playout_policy` (by :func:`playout_move`) from ``state`` to the
+    round's end, as in :func:`play_round_out` (the same moves from the same draws, compiled with
+    3+ players when it is built); every seat's round points."""
+    if _ROLLOUT is not None and (args := compiled_round(state, -1)) is not None:
+        points = _ROLLOUT(*args, rng.random, rng.randrange)
+        if points is not None:
+            return [float(p) for p in points]
+    while not state.results and state.phase == PLAY_PHASE:
+        mover = state.turn
+        state = apply(state, mover, playout_move(state, mover, rng))
+    return [float(s.points) for s in state.results[-1].seats]
+
+
 def playout(state: State, seat: int, action: Any, rng: random.Random) -> float:
     """Play ``action`` for ``seat`` then every seat by :func:`playout_policy` (by
     :func:`playout_move`) to the round's end (:func:`play_round_out`); returns ``seat``'s round
@@ -224,4 +238,5 @@ __all__ = [
     "playout",
     "playout_move",
     "playout_policy",
+    "round_points",
 ]
