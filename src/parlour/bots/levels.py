@@ -83,6 +83,7 @@ SEARCH_OPTIONS = {
     "opponent_scout_show": float,
     "opponent_search": float,
     "opponent_shrink": float,
+    "correction": float,
 }
 """The settings of :class:`~parlour.bots.scout.ismcts.ISMCTSBot` a spec may give after its
 budget, ``name=value`` separated by slashes (``true``/``false`` for the yes-or-no ones), and

@@ -37,6 +37,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from parlour.bots.scout import net as net_module
+from parlour.bots.scout.correction import CORRECTION_FILE, RootCorrection
 from parlour.bots.scout.determinize import determinize, public_slots, scout_view
 from parlour.bots.scout.features import (
     HAND_FEATURES,
@@ -220,7 +221,12 @@ class ISMCTSBot:
     up (its round points minus the others' mean), and each option of the opponent model gains
     ``opponent_search`` × its public move's mean value to the mover minus the node's, shrunk
     by the child's visits ``n`` as ``n / (n + opponent_shrink)`` (:meth:`select_opponent`;
-    the objective ``"points"`` and whole fast playouts only).
+    the objective ``"points"`` and whole fast playouts only); ``correction``: a strength (0:
+    none); a learned correction of the root's means
+    (:class:`~parlour.bots.scout.correction.RootCorrection`, fitted by
+    ``bench/scout_root_correction.py`` to a search that sees every hand: the shipped weights,
+    or those in ``correction_file``) is added to them × the strength, and the move played is
+    the best corrected mean instead of the most visited.
     """
 
     name = "ismcts"
@@ -260,6 +266,8 @@ class ISMCTSBot:
         opponent_scout_show: float | None = None,
         opponent_search: float = 0.0,
         opponent_shrink: float = 10.0,
+        correction: float = 0.0,
+        correction_file: str | None = None,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -295,6 +303,13 @@ class ISMCTSBot:
             )
         self.opponent_search = opponent_search
         self.opponent_shrink = opponent_shrink
+        if correction < 0:
+            raise ValueError(f"correction is a strength of at least 0, not {correction!r}")
+        self.correction = (
+            RootCorrection.from_file(correction_file or CORRECTION_FILE) if correction else None
+        )
+        self.correction_strength = correction
+        self.last_corrections: dict[Any, float] = {}
         self.totals: tuple[int, ...] | None = None  # set per move: see iterate
         if prior not in ("eval", "net"):
             raise ValueError(f"prior is 'eval' or 'net', not {prior!r}")
@@ -400,6 +415,17 @@ class ISMCTSBot:
         self.last_visits = {a: c.n for a, c in root.children.items()}
         self.last_means = {a: c.w / c.n for a, c in root.children.items()}
         ranked = [a for a, _ in root.ranked]
+        self.last_corrections = {}
+        if self.correction is not None and view["phase"] != "flip" and len(root.children) > 1:
+            actions = list(root.children)
+            priors = dict(root.ranked)
+            adds = self.correction.corrections(
+                view, actions, [priors[a] for a in actions], [self.last_means[a] for a in actions]
+            )
+            k = self.correction_strength
+            self.last_corrections = {a: k * add for a, add in zip(actions, adds, strict=True)}
+            return max(actions, key=lambda a: (self.last_means[a] + self.last_corrections[a],
+                                               -ranked.index(a)))  # fmt: skip
 
         def merit(a: Any) -> tuple[float, ...]:
             child = root.children[a]

@@ -1,0 +1,225 @@
+"""How much of the SCOUT search's misjudgement at the root its view could correct.
+
+``data``: plays seeded games of ``--players`` copies of ``--opponent``; at every ``--every``-th
+play-phase decision (with a choice, after the round's first move) the searcher (``--search``,
+``ISMCTSBot`` keyword arguments as JSON: Expert's by default) searches from the seat's view and
+an *oracle* (the same search with ``--oracle-iterations`` on the true deal, every hand seen, as
+in ``scout_move_regret.py``) values the same root candidates. Per candidate it records the
+evaluation's features of the move from the seat's view, its score's distance from the best,
+the searcher's mean and visits, and the oracle's mean.
+
+``fit``: a *correction* — ridge regression, fitted on the games of even seeds and judged on
+the odd ones, of each candidate's oracle mean minus the mean over the position's candidates,
+less the same for the searcher's means, on the candidate's inputs (:data:`CORRECTION_FEATURES`,
+centred over the position's candidates) — and, on the held-out positions, the regret a move
+(the oracle's best mean minus that of the move chosen) of the searcher's own choice (the most
+visited), of its best mean, and of its best mean plus the correction × ``--strengths``, each
+paired with the most visited. What the view can tell about where the search errs, a
+correction finds; what only the hidden cards tell, it cannot.
+
+    python bench/scout_root_correction.py data --games 70 --workers 2 --out /tmp/rc.json
+    python bench/scout_root_correction.py fit /tmp/rc.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from parlour.bots.levels import make_bot
+from parlour.bots.scout.correction import CORRECTION_FEATURES, correction_inputs
+from parlour.bots.scout.features import features
+from parlour.bots.scout.ismcts import ISMCTSBot
+from parlour.games import scout
+from parlour.games.scout.state import PLAY_PHASE
+
+if __package__ in (None, ""):  # run as a script: make `bench` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.scout_search_variants import Omniscient
+
+EXPERT = {"iterations": 2200, "particles": 256, "inference": False}
+
+
+def play(task: tuple[int, str, int, int, int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """One seeded game: a record per sampled position (see the module docstring)."""
+    seed, opponent, players, every, oracle_iterations, search = task
+    state = scout.new_state({"players": players}, seed)
+    bots = [make_bot("scout", opponent) for _ in range(players)]
+    rngs = [random.Random(f"{seed}:{i}") for i in range(players)]
+    records = []
+    decision = 0
+    while scout.outcome(state) is None:
+        seat = scout.to_act(state)[0]
+        legal = scout.legal_actions(state, seat)
+        view = scout.view(state, seat)
+        if state.phase == PLAY_PHASE and len(legal) > 1 and view["log"]:
+            if decision % every == 0:
+                record = position(
+                    state, view, legal, oracle_iterations, search, f"{seed}:{decision}"
+                )
+                if record is not None:
+                    records.append({"game": seed, **record})
+            decision += 1
+        state = scout.apply(state, seat, bots[seat].choose(view, legal, rngs[seat]))
+    return records
+
+
+def position(
+    state: scout.State,
+    view: Any,
+    legal: list[Any],
+    oracle_iterations: int,
+    search: dict[str, Any],
+    key: str,
+) -> dict[str, Any] | None:
+    """The searcher's and the oracle's means of the root candidates at one position."""
+    searcher = ISMCTSBot(**search)
+    chosen = searcher.choose(view, legal, random.Random(f"{key}:search"))
+    if len(searcher.last_means) < 2:
+        return None
+    judge = Omniscient(**{**search, "iterations": oracle_iterations})
+    judge.truth = state
+    judge.choose(view, legal, random.Random(f"{key}:oracle"))
+    ranked = dict(searcher.rank(view, legal))
+    candidates = []
+    for action, mean in searcher.last_means.items():
+        if action not in judge.last_means:
+            continue
+        candidates.append({
+            "kind": type(action).__name__,
+            "features": features(view, action),
+            "prior": ranked[action],
+            "mean": mean,
+            "visits": searcher.last_visits[action],
+            "oracle": judge.last_means[action],
+            "chosen": action == chosen,
+        })  # fmt: skip
+    if len(candidates) < 2 or not any(c["chosen"] for c in candidates):
+        return None
+    return {"hand": len(view["hand"]), "players": view["players"], "candidates": candidates}
+
+
+def inputs(record: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per candidate of one position: the correction's inputs, the searcher's means, the
+    oracle's means and the visits."""
+    cands = record["candidates"]
+    means = np.array([c["mean"] for c in cands])
+    oracle = np.array([c["oracle"] for c in cands])
+    visits = np.array([c["visits"] for c in cands], dtype=float)
+    x = correction_inputs([c["features"] for c in cands], [c["prior"] for c in cands],
+                          [c["kind"] for c in cands], means.tolist())  # fmt: skip
+    return x, means, oracle, visits
+
+
+def design(records: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
+    """The stacked inputs and targets (oracle's centred means less the searcher's)."""
+    xs, ys = [], []
+    for record in records:
+        x, means, oracle, _ = inputs(record)
+        xs.append(x)
+        ys.append((oracle - oracle.mean()) - (means - means.mean()))
+    return np.vstack(xs), np.concatenate(ys)
+
+
+def fit_weights(records: list[dict[str, Any]], ridge: float) -> np.ndarray:
+    """Ridge regression of the target on the inputs (no intercept: both are centred)."""
+    x, y = design(records)
+    scale = x.std(axis=0) + 1e-9
+    z = x / scale
+    w = np.linalg.solve(z.T @ z + ridge * np.eye(z.shape[1]), z.T @ y)
+    return w / scale
+
+
+def regret_of(records: list[dict[str, Any]], pick: Any) -> list[float]:
+    """Per position the oracle's best mean minus that of the candidate ``pick`` chooses."""
+    out = []
+    for record in records:
+        x, means, oracle, visits = inputs(record)
+        out.append(float(oracle.max() - oracle[pick(x, means, visits)]))
+    return out
+
+
+def mean_se(values: list[float]) -> str:
+    se = statistics.stdev(values) / math.sqrt(len(values))
+    return f"{statistics.fmean(values):.3f} ± {se:.3f}"
+
+
+def fit(path: str, ridge: float, strengths: list[float], out: str | None = None) -> None:
+    """The correction's fit and the held-out regrets (see the module docstring)."""
+    records = json.loads(Path(path).read_text())
+    train = [r for r in records if r["game"] % 2 == 0]
+    test = [r for r in records if r["game"] % 2 == 1]
+    w = fit_weights(train, ridge)
+    x, y = design(test)
+    pred = x @ w
+    print(f"{len(records)} positions ({len(train)} fitting, {len(test)} held out); target "
+          f"variance {y.var():.3f}, held-out residual {((y - pred) ** 2).mean():.3f}, "
+          f"correlation {np.corrcoef(y, pred)[0, 1]:.3f}")  # fmt: skip
+    visited = regret_of(test, lambda x, m, v: int(np.argmax(v * 1e6 + m)))
+    print(f"held-out regret a move: most visited {mean_se(visited)}")
+
+    def paired(regrets: list[float]) -> str:
+        return mean_se([a - b for a, b in zip(regrets, visited, strict=True)])
+
+    by_mean = regret_of(test, lambda x, m, v: int(np.argmax(m)))
+    print(f"  best mean {mean_se(by_mean)}, paired vs most visited {paired(by_mean)}")
+    for k in strengths:
+        corrected = regret_of(test, lambda x, m, v, k=k: int(np.argmax(m + k * (x @ w))))
+        print(f"  best mean + {k:g} × correction {mean_se(corrected)}, paired vs most visited "
+              f"{paired(corrected)}")  # fmt: skip
+    print("weights (fitted on the even seeds):")
+    for name, weight in zip(CORRECTION_FEATURES, w, strict=True):
+        print(f"  {name}: {weight:+.4f}")
+    if out:
+        full = fit_weights(records, ridge)
+        Path(out).write_text(json.dumps(
+            {"features": list(CORRECTION_FEATURES), "weights": full.tolist(), "ridge": ridge},
+            indent=1))  # fmt: skip
+        print(f"wrote {out} (fitted on every game), for ISMCTSBot(correction_file=...)")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    data = sub.add_parser("data")
+    data.add_argument("--opponent", default="hard:it=300")
+    data.add_argument("--players", type=int, default=4)
+    data.add_argument("--games", type=int, default=70)
+    data.add_argument("--seed", type=int, default=30000)
+    data.add_argument("--every", type=int, default=2)
+    data.add_argument("--oracle-iterations", type=int, default=4000)
+    data.add_argument("--search", default=json.dumps(EXPERT))
+    data.add_argument("--workers", type=int, default=2)
+    data.add_argument("--out", required=True)
+    fitting = sub.add_parser("fit")
+    fitting.add_argument("data")
+    fitting.add_argument("--ridge", type=float, default=100.0)
+    fitting.add_argument("--strengths", default="0.5,1", help="the correction's multipliers")
+    fitting.add_argument("--out", help="write the weights fitted on every game here")
+    args = parser.parse_args(argv)
+    if args.command == "fit":
+        fit(args.data, args.ridge, [float(k) for k in args.strengths.split(",")], args.out)
+        return
+    search = json.loads(args.search)
+    tasks = [(args.seed + g, args.opponent, args.players, args.every, args.oracle_iterations,
+              search) for g in range(args.games)]  # fmt: skip
+    records: list[dict[str, Any]] = []
+    with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
+        for done, game in enumerate(pool.map(play, tasks), 1):
+            records.extend(game)
+            print(f"{done}/{args.games} games, {len(records)} positions", flush=True)
+    Path(args.out).write_text(json.dumps(records))
+
+
+if __name__ == "__main__":
+    main()
