@@ -33,7 +33,12 @@ from parlour.bots.scout.ismcts import (
     static_value,
 )
 from parlour.bots.scout.net import PARAMS, load_net
-from parlour.bots.scout.opponent_model import model_move, model_options, model_scores
+from parlour.bots.scout.opponent_model import (
+    model_move,
+    model_options,
+    model_scores,
+    searched_move,
+)
 from parlour.cli.arena import play_game
 from parlour.games import scout
 from parlour.games.scout.cards import canonical
@@ -629,7 +634,10 @@ def test_opponents_in_the_tree_lean_to_the_moves_the_search_found_good_for_them(
         node.n, node.ws = 40, [0.0] * 4
 
         def draws(node: Node, state: scout.State = state, mover: int = mover) -> list[object]:
-            return [bot.select_opponent(node, state, mover, random.Random(k)) for k in range(30)]
+            base = node.ws[mover] / node.n if node.ws is not None else None
+            return [searched_move(state, mover, bot.model_weights, bot.temperature,
+                                  random.Random(k), node.children, base, bot.opponent_search,
+                                  bot.opponent_shrink) for k in range(30)]  # fmt: skip
 
         model = [model_move(state, mover, bot.model_weights, bot.temperature, random.Random(k))
                  for k in range(30)]  # fmt: skip

@@ -84,5 +84,25 @@ class RootCorrection:
         x = correction_inputs([features(view, a) for a in actions], priors, kinds, means)
         return [float(v) for v in x @ self.weights]
 
+    def choose(
+        self,
+        view: Mapping[str, Any],
+        ranked: Sequence[tuple[Any, float]],
+        means: Mapping[Any, float],
+        strength: float,
+    ) -> tuple[Any, dict[Any, float]]:
+        """The searched candidate with the best mean plus ``strength`` × its correction (ties to
+        the evaluation's order), and what was added to each. ``ranked``: the root's actions by
+        the evaluation, best first, with their scores minus the best; ``means``: the search's
+        mean of each candidate it searched."""
+        order = {a: i for i, (a, _) in enumerate(ranked)}
+        priors = dict(ranked)
+        actions = sorted(means, key=order.__getitem__)
+        adds = self.corrections(view, actions, [priors[a] for a in actions],
+                                [means[a] for a in actions])  # fmt: skip
+        added = {a: strength * add for a, add in zip(actions, adds, strict=True)}
+        best = max(actions, key=lambda a: (means[a] + added[a], -order[a]))
+        return best, added
+
 
 __all__ = ["CORRECTION_FEATURES", "CORRECTION_FILE", "RootCorrection", "correction_inputs"]

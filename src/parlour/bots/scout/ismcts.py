@@ -56,12 +56,7 @@ from parlour.bots.scout.inference import (
     state_view,
     tempered,
 )
-from parlour.bots.scout.opponent_model import (
-    model_move,
-    model_options,
-    model_rollout,
-    model_scores,
-)
+from parlour.bots.scout.opponent_model import model_move, model_rollout, searched_move
 from parlour.bots.scout.search import (
     end_value,
     play_round_out,
@@ -220,13 +215,14 @@ class ISMCTSBot:
     tree lean to the moves the search has found good for them — every seat's value is backed
     up (its round points minus the others' mean), and each option of the opponent model gains
     ``opponent_search`` × its public move's mean value to the mover minus the node's, shrunk
-    by the child's visits ``n`` as ``n / (n + opponent_shrink)`` (:meth:`select_opponent`;
-    the objective ``"points"`` and whole fast playouts only); ``correction``: a strength (0:
-    none); a learned correction of the root's means
-    (:class:`~parlour.bots.scout.correction.RootCorrection`, fitted by
+    by the child's visits ``n`` as ``n / (n + opponent_shrink)``
+    (:func:`~parlour.bots.scout.opponent_model.searched_move`; the objective ``"points"`` and
+    whole fast playouts only); ``correction``: a strength (0: none); a learned correction of
+    the root's means (:class:`~parlour.bots.scout.correction.RootCorrection`, fitted by
     ``bench/scout_root_correction.py`` to a search that sees every hand: the shipped weights,
     or those in ``correction_file``) is added to them × the strength, and the move played is
-    the best corrected mean instead of the most visited.
+    the best corrected mean instead of the most visited (:meth:`RootCorrection.choose
+    <parlour.bots.scout.correction.RootCorrection.choose>`).
     """
 
     name = "ismcts"
@@ -417,15 +413,10 @@ class ISMCTSBot:
         ranked = [a for a, _ in root.ranked]
         self.last_corrections = {}
         if self.correction is not None and view["phase"] != "flip" and len(root.children) > 1:
-            actions = list(root.children)
-            priors = dict(root.ranked)
-            adds = self.correction.corrections(
-                view, actions, [priors[a] for a in actions], [self.last_means[a] for a in actions]
+            best, self.last_corrections = self.correction.choose(
+                view, root.ranked, self.last_means, self.correction_strength
             )
-            k = self.correction_strength
-            self.last_corrections = {a: k * add for a, add in zip(actions, adds, strict=True)}
-            return max(actions, key=lambda a: (self.last_means[a] + self.last_corrections[a],
-                                               -ranked.index(a)))  # fmt: skip
+            return best
 
         def merit(a: Any) -> tuple[float, ...]:
             child = root.children[a]
@@ -604,7 +595,10 @@ class ISMCTSBot:
                     state = apply(state, mover, action)
                     key = action
                 elif self.opponent_search:
-                    action = self.select_opponent(node, state, mover, rng)
+                    base = node.ws[mover] / node.n if node.ws is not None else None
+                    action = searched_move(state, mover, self.model_weights, self.temperature,
+                                           rng, node.children, base, self.opponent_search,
+                                           self.opponent_shrink)  # fmt: skip
                     state = apply(state, mover, action)
                     key = (action, state.active)
                 else:
@@ -639,41 +633,6 @@ class ISMCTSBot:
         assert node.ranked is not None
         actions = [a for a, _ in node.ranked]
         return min(actions, key=lambda a: node.children[a].n if a in node.children else 0)
-
-    def select_opponent(self, node: Node, state: State, mover: int, rng: random.Random) -> Any:
-        """An opponent's move in the tree with ``opponent_search``: the opponent model's
-        softmax (:func:`~parlour.bots.scout.opponent_model.model_move`), each option's score
-        raised by ``opponent_search`` × what the search has found the public move it makes
-        worth to the mover (its child's mean of the mover's value minus ``node``'s), shrunk by
-        the child's visits (``n / (n + opponent_shrink)``)."""
-        options = model_options(state, mover)
-        if len(options) == 1:
-            return options[0]
-        temperature = self.temperature
-        logits = [s / temperature for s in model_scores(state, mover, options, self.model_weights)]
-        if node.children and node.ws is not None:
-            base = node.ws[mover] / node.n
-            index = {a: i for i, a in enumerate(options)}
-            hand, active = state.hands[mover], state.active
-            for (action, shown), child in node.children.items():
-                i = index.get(action)
-                if i is None or child.ws is None:
-                    continue
-                if type(action) is Show:
-                    made = hand[action.start : action.start + action.length]
-                else:
-                    made = active[1:] if action.end == "left" else active[:-1]
-                if made != shown:
-                    continue  # the same action made another public move in another deal
-                n = child.n
-                gain = child.ws[mover] / n - base
-                logits[i] += self.opponent_search * gain * n / (n + self.opponent_shrink)
-        top = max(logits)
-        cum, total = [], 0.0
-        for logit in logits:
-            total += math.exp(logit - top)
-            cum.append(total)
-        return rng.choices(options, cum_weights=cum)[0]
 
     def select(self, node: Node) -> Any:
         """UCB1 with progressive widening and bias over ``node``'s ranked actions; a newly

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -203,6 +203,52 @@ def model_move(
     return rng.choices(options, cum_weights=cum)[0]
 
 
+def searched_move(
+    state: State,
+    seat: int,
+    weights: Sequence[float],
+    temperature: float,
+    rng: random.Random,
+    children: Mapping[Any, Any],
+    base: float | None,
+    strength: float,
+    shrink: float,
+) -> Any:
+    """An opponent's move in a search tree that leans to the moves the search found good for
+    it: the model's softmax (:func:`model_move`, without Scout & Show), each option's score
+    raised by ``strength`` × what its public move is worth to ``seat`` in the tree (the mean of
+    the child under it, ``children[(action, shown)]`` with ``n`` visits and the seats' value
+    sums ``ws``, less ``base``, the node's own mean for ``seat``), shrunk by the child's visits
+    as ``n / (n + shrink)``. A child the same action made with other cards (in another deal)
+    does not count; with ``base`` None (nothing backed up yet) it is the model's own draw."""
+    options = model_options(state, seat)
+    if len(options) == 1:
+        return options[0]
+    logits = [s / temperature for s in model_scores(state, seat, options, weights)]
+    if children and base is not None:
+        index = {a: i for i, a in enumerate(options)}
+        hand, active = state.hands[seat], state.active
+        for (action, shown), child in children.items():
+            i = index.get(action)
+            if i is None or child.ws is None:
+                continue
+            if type(action) is Show:
+                made = hand[action.start : action.start + action.length]
+            else:
+                made = active[1:] if action.end == "left" else active[:-1]
+            if made != shown:
+                continue  # the same action made another public move in another deal
+            n = child.n
+            gain = child.ws[seat] / n - base
+            logits[i] += strength * gain * n / (n + shrink)
+    top = max(logits)
+    cum, total = [], 0.0
+    for logit in logits:
+        total += math.exp(logit - top)
+        cum.append(total)
+    return rng.choices(options, cum_weights=cum)[0]
+
+
 __all__ = [
     "MODEL_PLAYOUT_MOVES",
     "model_move",
@@ -212,4 +258,5 @@ __all__ = [
     "model_scores",
     "plain_actions",
     "scout_show_options",
+    "searched_move",
 ]
