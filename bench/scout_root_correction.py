@@ -6,12 +6,14 @@ play-phase decision (with a choice, after the round's first move) the searcher (
 an *oracle* (the same search with ``--oracle-iterations`` on the true deal, every hand seen, as
 in ``scout_move_regret.py``) values the same root candidates. Per candidate it records the
 evaluation's features of the move from the seat's view, its score's distance from the best,
-the searcher's mean and visits, and the oracle's mean.
+the searcher's mean and visits, the policy network's log-probability of the move (``net``, for
+analyses; the correction does not read it), and the oracle's mean.
 
 ``fit``: a *correction* — ridge regression, fitted on the games of even seeds and judged on
 the odd ones, of each candidate's oracle mean minus the mean over the position's candidates,
 less the same for the searcher's means, on the candidate's inputs (:data:`CORRECTION_FEATURES`,
-centred over the position's candidates) — and, on the held-out positions, the regret a move
+or the subset ``--inputs`` names, centred over the position's candidates; ``--held-out 0``
+fits on the odd seeds and judges on the even) — and, on the held-out positions, the regret a move
 (the oracle's best mean minus that of the move chosen) of the searcher's own choice (the most
 visited), of its best mean, and of its best mean plus the correction × ``--strengths``, each
 paired with the most visited. What the view can tell about where the search errs, a
@@ -19,6 +21,7 @@ correction finds; what only the hidden cards tell, it cannot.
 
     python bench/scout_root_correction.py data --games 70 --workers 2 --out /tmp/rc.json
     python bench/scout_root_correction.py fit /tmp/rc.json
+    python bench/scout_root_correction.py fit /tmp/rc.json --inputs mean_gap,log_visits,gap_x_rarity
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from parlour.bots.levels import make_bot
 from parlour.bots.scout.correction import CORRECTION_FEATURES, correction_inputs
 from parlour.bots.scout.features import features
 from parlour.bots.scout.ismcts import ISMCTSBot
+from parlour.bots.scout.net import load_net
 from parlour.games import scout
 from parlour.games.scout.state import PLAY_PHASE
 
@@ -91,6 +95,7 @@ def position(
     judge.truth = state
     judge.choose(view, legal, random.Random(f"{key}:oracle"))
     ranked = dict(searcher.rank(view, legal))
+    net = dict(zip(legal, np.log(load_net().priors(view, legal)[0] + 1e-12).tolist(), strict=True))
     candidates = []
     for action, mean in searcher.last_means.items():
         if action not in judge.last_means:
@@ -101,6 +106,7 @@ def position(
             "prior": ranked[action],
             "mean": mean,
             "visits": searcher.last_visits[action],
+            "net": net[action],
             "oracle": judge.last_means[action],
             "chosen": action == chosen,
         })  # fmt: skip
@@ -109,42 +115,44 @@ def position(
     return {"hand": len(view["hand"]), "players": view["players"], "candidates": candidates}
 
 
-def inputs(record: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per candidate of one position: the correction's inputs, the searcher's means, the
-    oracle's means and the visits."""
+def inputs(
+    record: dict[str, Any], columns: list[int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per candidate of one position: the correction's inputs (the ``columns`` of
+    :data:`CORRECTION_FEATURES`), the searcher's means, the oracle's means and the visits."""
     cands = record["candidates"]
     means = np.array([c["mean"] for c in cands])
     oracle = np.array([c["oracle"] for c in cands])
     visits = np.array([c["visits"] for c in cands], dtype=float)
     x = correction_inputs([c["features"] for c in cands], [c["prior"] for c in cands],
-                          [c["kind"] for c in cands], means.tolist())  # fmt: skip
-    return x, means, oracle, visits
+                          [c["kind"] for c in cands], means.tolist(), visits.tolist())  # fmt: skip
+    return x[:, columns], means, oracle, visits
 
 
-def design(records: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
+def design(records: list[dict[str, Any]], columns: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """The stacked inputs and targets (oracle's centred means less the searcher's)."""
     xs, ys = [], []
     for record in records:
-        x, means, oracle, _ = inputs(record)
+        x, means, oracle, _ = inputs(record, columns)
         xs.append(x)
         ys.append((oracle - oracle.mean()) - (means - means.mean()))
     return np.vstack(xs), np.concatenate(ys)
 
 
-def fit_weights(records: list[dict[str, Any]], ridge: float) -> np.ndarray:
+def fit_weights(records: list[dict[str, Any]], ridge: float, columns: list[int]) -> np.ndarray:
     """Ridge regression of the target on the inputs (no intercept: both are centred)."""
-    x, y = design(records)
+    x, y = design(records, columns)
     scale = x.std(axis=0) + 1e-9
     z = x / scale
     w = np.linalg.solve(z.T @ z + ridge * np.eye(z.shape[1]), z.T @ y)
     return w / scale
 
 
-def regret_of(records: list[dict[str, Any]], pick: Any) -> list[float]:
+def regret_of(records: list[dict[str, Any]], pick: Any, columns: list[int]) -> list[float]:
     """Per position the oracle's best mean minus that of the candidate ``pick`` chooses."""
     out = []
     for record in records:
-        x, means, oracle, visits = inputs(record)
+        x, means, oracle, visits = inputs(record, columns)
         out.append(float(oracle.max() - oracle[pick(x, means, visits)]))
     return out
 
@@ -154,37 +162,50 @@ def mean_se(values: list[float]) -> str:
     return f"{statistics.fmean(values):.3f} ± {se:.3f}"
 
 
-def fit(path: str, ridge: float, strengths: list[float], out: str | None = None) -> None:
-    """The correction's fit and the held-out regrets (see the module docstring)."""
+def fit(
+    path: str,
+    ridge: float,
+    strengths: list[float],
+    out: str | None = None,
+    names: list[str] | None = None,
+    held_out: int = 1,
+) -> None:
+    """The correction's fit and the held-out regrets (see the module docstring): on the inputs
+    ``names`` (all by default), judged on the seeds of parity ``held_out``."""
+    names = list(CORRECTION_FEATURES) if names is None else names
+    unknown = [n for n in names if n not in CORRECTION_FEATURES]
+    if unknown or not names or len(set(names)) != len(names):
+        raise SystemExit(f"--inputs: name each once, from {', '.join(CORRECTION_FEATURES)}")
+    columns = [CORRECTION_FEATURES.index(n) for n in names]
     records = json.loads(Path(path).read_text())
-    train = [r for r in records if r["game"] % 2 == 0]
-    test = [r for r in records if r["game"] % 2 == 1]
-    w = fit_weights(train, ridge)
-    x, y = design(test)
+    train = [r for r in records if r["game"] % 2 != held_out]
+    test = [r for r in records if r["game"] % 2 == held_out]
+    w = fit_weights(train, ridge, columns)
+    x, y = design(test, columns)
     pred = x @ w
+    parity = "even" if held_out else "odd"
     print(f"{len(records)} positions ({len(train)} fitting, {len(test)} held out); target "
           f"variance {y.var():.3f}, held-out residual {((y - pred) ** 2).mean():.3f}, "
           f"correlation {np.corrcoef(y, pred)[0, 1]:.3f}")  # fmt: skip
-    visited = regret_of(test, lambda x, m, v: int(np.argmax(v * 1e6 + m)))
+    visited = regret_of(test, lambda x, m, v: int(np.argmax(v * 1e6 + m)), columns)
     print(f"held-out regret a move: most visited {mean_se(visited)}")
 
     def paired(regrets: list[float]) -> str:
         return mean_se([a - b for a, b in zip(regrets, visited, strict=True)])
 
-    by_mean = regret_of(test, lambda x, m, v: int(np.argmax(m)))
+    by_mean = regret_of(test, lambda x, m, v: int(np.argmax(m)), columns)
     print(f"  best mean {mean_se(by_mean)}, paired vs most visited {paired(by_mean)}")
     for k in strengths:
-        corrected = regret_of(test, lambda x, m, v, k=k: int(np.argmax(m + k * (x @ w))))
+        corrected = regret_of(test, lambda x, m, v, k=k: int(np.argmax(m + k * (x @ w))), columns)
         print(f"  best mean + {k:g} × correction {mean_se(corrected)}, paired vs most visited "
               f"{paired(corrected)}")  # fmt: skip
-    print("weights (fitted on the even seeds):")
-    for name, weight in zip(CORRECTION_FEATURES, w, strict=True):
+    print(f"weights (fitted on the {parity} seeds):")
+    for name, weight in zip(names, w, strict=True):
         print(f"  {name}: {weight:+.4f}")
     if out:
-        full = fit_weights(records, ridge)
+        full = fit_weights(records, ridge, columns)
         Path(out).write_text(json.dumps(
-            {"features": list(CORRECTION_FEATURES), "weights": full.tolist(), "ridge": ridge},
-            indent=1))  # fmt: skip
+            {"features": names, "weights": full.tolist(), "ridge": ridge}, indent=1))  # fmt: skip
         print(f"wrote {out} (fitted on every game), for ISMCTSBot(correction_file=...)")
 
 
@@ -206,9 +227,15 @@ def main(argv: list[str] | None = None) -> None:
     fitting.add_argument("--ridge", type=float, default=100.0)
     fitting.add_argument("--strengths", default="0.5,1", help="the correction's multipliers")
     fitting.add_argument("--out", help="write the weights fitted on every game here")
+    fitting.add_argument("--inputs", help="the inputs to weigh, by name, comma-separated "
+                         "(default: every one of CORRECTION_FEATURES)")  # fmt: skip
+    fitting.add_argument("--held-out", type=int, choices=(0, 1), default=1,
+                         help="judge on the seeds of this parity, fit on the others")  # fmt: skip
     args = parser.parse_args(argv)
     if args.command == "fit":
-        fit(args.data, args.ridge, [float(k) for k in args.strengths.split(",")], args.out)
+        names = args.inputs.split(",") if args.inputs else None
+        strengths = [float(k) for k in args.strengths.split(",")]
+        fit(args.data, args.ridge, strengths, args.out, names, args.held_out)
         return
     search = json.loads(args.search)
     tasks = [(args.seed + g, args.opponent, args.players, args.every, args.oracle_iterations,

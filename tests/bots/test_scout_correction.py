@@ -33,24 +33,51 @@ def weights_file(tmp_path: Path, name: str, **weights: float) -> str:
 
 def test_the_inputs_are_centred_over_the_candidates() -> None:
     """Only differences between a position's candidates count: every column sums to 0, the
-    kinds are indicators and the last column is the mean's distance from the means' mean."""
+    kinds are indicators, ``mean_gap`` is the mean's distance from the means' mean,
+    ``log_visits`` the visits' logarithm and ``gap_x_rarity`` the gap × √(mean visits / n)."""
     rows = [[float(i + j) for j in range(len(FEATURES))] for i in range(3)]
-    x = correction_inputs(rows, [0.0, -1.0, -2.5], ["Show", "Scout", "ScoutShow"], [1.0, 2.0, 6.0])
+    x = correction_inputs(
+        rows, [0.0, -1.0, -2.5], ["Show", "Scout", "ScoutShow"], [1.0, 2.0, 6.0], [100, 25, 400]
+    )
     assert x.shape == (3, len(CORRECTION_FEATURES))
     assert np.allclose(x.sum(axis=0), 0.0)
-    assert np.allclose(x[:, CORRECTION_FEATURES.index("is_scout")], [-1 / 3, 2 / 3, -1 / 3])
-    assert np.allclose(x[:, CORRECTION_FEATURES.index("prior")], [7 / 6, 1 / 6, -8 / 6])
-    assert np.allclose(x[:, -1], [-2.0, -1.0, 3.0])
+
+    def column(name: str) -> np.ndarray:
+        return x[:, CORRECTION_FEATURES.index(name)]
+
+    assert np.allclose(column("is_scout"), [-1 / 3, 2 / 3, -1 / 3])
+    assert np.allclose(column("prior"), [7 / 6, 1 / 6, -8 / 6])
+    assert np.allclose(column("mean_gap"), [-2.0, -1.0, 3.0])
+    logs = np.log([100, 25, 400])
+    assert np.allclose(column("log_visits"), logs - logs.mean())
+    rarity = np.array([-2.0, -1.0, 3.0]) * np.sqrt(175 / np.array([100, 25, 400]))
+    assert np.allclose(column("gap_x_rarity"), rarity - rarity.mean())
     assert np.allclose(x[:, 0], [-1.0, 0.0, 1.0])
 
 
-def test_a_correction_file_must_name_its_inputs_and_weights(tmp_path: Path) -> None:
+def test_a_correction_file_names_the_inputs_it_weighs(tmp_path: Path) -> None:
+    """A file weighs all the inputs or a subset, each named once (the rest weigh 0); an unknown
+    name, a name given twice or a weight too many is an error that names the file."""
     good = weights_file(tmp_path, "good", prior=2.0)
     assert RootCorrection.from_file(good).weights[CORRECTION_FEATURES.index("prior")] == 2.0
-    bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps({"features": ["groups"], "weights": [1.0]}))
-    with pytest.raises(ValueError, match="features"):
-        RootCorrection.from_file(bad)
+    subset = tmp_path / "subset.json"
+    subset.write_text(json.dumps({"features": ["log_visits", "mean_gap"], "weights": [1.5, -0.5]}))
+    loaded = RootCorrection.from_file(subset)
+    assert loaded.inputs == ("log_visits", "mean_gap")
+    expected = np.zeros(len(CORRECTION_FEATURES))
+    expected[CORRECTION_FEATURES.index("log_visits")] = 1.5
+    expected[CORRECTION_FEATURES.index("mean_gap")] = -0.5
+    assert np.array_equal(loaded.weights, expected)
+    for name, body, match in [
+        ("unknown", {"features": ["groups", "luck"], "weights": [1.0, 2.0]}, "unknown"),
+        ("twice", {"features": ["prior", "prior"], "weights": [1.0, 2.0]}, "once"),
+        ("count", {"features": ["prior"], "weights": [1.0, 2.0]}, "weights"),
+    ]:
+        bad = tmp_path / f"{name}.json"
+        bad.write_text(json.dumps(body))
+        with pytest.raises(ValueError, match=match) as error:
+            RootCorrection.from_file(bad)
+        assert str(bad) in str(error.value)
     with pytest.raises(ValueError, match="weights"):
         RootCorrection([1.0, 2.0])
 
@@ -58,10 +85,12 @@ def test_a_correction_file_must_name_its_inputs_and_weights(tmp_path: Path) -> N
 def test_the_search_plays_the_best_corrected_mean(tmp_path: Path) -> None:
     """With a correction the move is the root candidate with the best mean plus its
     correction × the strength (a zero correction: the best mean, not the most visited); a
-    large weight on scouting makes it scout wherever a Scout was searched; the corrections sum
-    to 0 and scale with the strength."""
+    large weight on scouting makes it scout wherever a Scout was searched, and one on the
+    visits' logarithm plays the most visited; the corrections sum to 0 and scale with the
+    strength."""
     none = weights_file(tmp_path, "none")
     scouting = weights_file(tmp_path, "scouting", is_scout=100.0)
+    by_visits = weights_file(tmp_path, "visits", log_visits=100.0)
     checked = scouted = 0
     for state, seat, legal in searched_plays(eval_positions(4, 5, rounds=2)[3::3]):
         view = scout.view(state, seat)
@@ -82,6 +111,11 @@ def test_the_search_plays_the_best_corrected_mean(tmp_path: Path) -> None:
         if any(isinstance(a, scout.Scout) for a in means):
             assert isinstance(chosen, scout.Scout)
             scouted += 1
+        visited = ISMCTSBot(iterations=80, particles=8, correction=1.0, correction_file=by_visits)
+        most = max(plain.last_visits.values())
+        assert visited.choose(view, legal, random.Random(4)) in {
+            a for a, n in plain.last_visits.items() if n == most
+        }
         checked += 1
     assert checked >= 5 and scouted >= 2
 
@@ -107,6 +141,18 @@ def test_a_correction_fitted_to_an_oracles_means_drives_the_search(
     scout_root_correction.main(["fit", str(data), "--out", str(weights)])
     out = capsys.readouterr().out
     assert "held-out regret a move: most visited" in out and "0.5 × correction" in out
+    assert "fitted on the even seeds" in out
+    for record in records:
+        assert all(c["net"] <= 0.0 for c in record["candidates"])  # log-probabilities
+    assert RootCorrection.from_file(weights).inputs == CORRECTION_FEATURES
+    few = tmp_path / "few.json"
+    scout_root_correction.main(["fit", str(data), "--inputs", "mean_gap,log_visits",
+                                "--held-out", "0", "--out", str(few)])  # fmt: skip
+    out = capsys.readouterr().out
+    assert "fitted on the odd seeds" in out and "log_visits:" in out and "prior:" not in out
+    assert RootCorrection.from_file(few).inputs == ("mean_gap", "log_visits")
+    with pytest.raises(SystemExit, match="--inputs"):
+        scout_root_correction.main(["fit", str(data), "--inputs", "mean_gap,luck"])
     bot = ISMCTSBot(iterations=60, particles=8, correction=1.0, correction_file=str(weights))
     played = 0
     for state, seat, legal in searched_plays(eval_positions(4, 4)[2:40:6]):

@@ -414,7 +414,7 @@ class ISMCTSBot:
         self.last_corrections = {}
         if self.correction is not None and view["phase"] != "flip" and len(root.children) > 1:
             best, self.last_corrections = self.correction.choose(
-                view, root.ranked, self.last_means, self.correction_strength
+                view, root.ranked, self.last_means, self.last_visits, self.correction_strength
             )
             return best
 
