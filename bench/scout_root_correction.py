@@ -16,7 +16,8 @@ or the subset ``--inputs`` names, centred over the position's candidates; ``--he
 fits on the odd seeds and judges on the even) — and, on the held-out positions, the regret a move
 (the oracle's best mean minus that of the move chosen) of the searcher's own choice (the most
 visited), of its best mean, and of its best mean plus the correction × ``--strengths``, each
-paired with the most visited. What the view can tell about where the search errs, a
+paired with the most visited (and with ``--versus INPUTS@K``, with K × the correction of
+other inputs, fitted alike). What the view can tell about where the search errs, a
 correction finds; what only the hidden cards tell, it cannot.
 
     python bench/scout_root_correction.py data --games 70 --workers 2 --out /tmp/rc.json
@@ -162,6 +163,14 @@ def mean_se(values: list[float]) -> str:
     return f"{statistics.fmean(values):.3f} ± {se:.3f}"
 
 
+def columns_of(names: list[str], option: str) -> list[int]:
+    """The columns of :data:`CORRECTION_FEATURES` that ``names`` name (each once)."""
+    unknown = [n for n in names if n not in CORRECTION_FEATURES]
+    if unknown or not names or len(set(names)) != len(names):
+        raise SystemExit(f"{option}: name each once, from {', '.join(CORRECTION_FEATURES)}")
+    return [CORRECTION_FEATURES.index(n) for n in names]
+
+
 def fit(
     path: str,
     ridge: float,
@@ -169,14 +178,13 @@ def fit(
     out: str | None = None,
     names: list[str] | None = None,
     held_out: int = 1,
+    versus: tuple[list[str], float] | None = None,
 ) -> None:
     """The correction's fit and the held-out regrets (see the module docstring): on the inputs
-    ``names`` (all by default), judged on the seeds of parity ``held_out``."""
+    ``names`` (all by default), judged on the seeds of parity ``held_out``; with ``versus``
+    (inputs and a strength) each strength is also paired with that correction, fitted alike."""
     names = list(CORRECTION_FEATURES) if names is None else names
-    unknown = [n for n in names if n not in CORRECTION_FEATURES]
-    if unknown or not names or len(set(names)) != len(names):
-        raise SystemExit(f"--inputs: name each once, from {', '.join(CORRECTION_FEATURES)}")
-    columns = [CORRECTION_FEATURES.index(n) for n in names]
+    columns = columns_of(names, "--inputs")
     records = json.loads(Path(path).read_text())
     train = [r for r in records if r["game"] % 2 != held_out]
     test = [r for r in records if r["game"] % 2 == held_out]
@@ -193,12 +201,20 @@ def fit(
     def paired(regrets: list[float]) -> str:
         return mean_se([a - b for a, b in zip(regrets, visited, strict=True)])
 
+    theirs: list[float] = []
+    if versus is not None:
+        other = columns_of(versus[0], "--versus")
+        wo, ko = fit_weights(train, ridge, other), versus[1]
+        theirs = regret_of(test, lambda x, m, v: int(np.argmax(m + ko * (x @ wo))), other)
     by_mean = regret_of(test, lambda x, m, v: int(np.argmax(m)), columns)
     print(f"  best mean {mean_se(by_mean)}, paired vs most visited {paired(by_mean)}")
     for k in strengths:
         corrected = regret_of(test, lambda x, m, v, k=k: int(np.argmax(m + k * (x @ w))), columns)
         print(f"  best mean + {k:g} × correction {mean_se(corrected)}, paired vs most visited "
               f"{paired(corrected)}")  # fmt: skip
+        if theirs:
+            gain = mean_se([a - b for a, b in zip(corrected, theirs, strict=True)])
+            print(f"    paired vs {versus[1]:g} × the correction of --versus's inputs {gain}")
     print(f"weights (fitted on the {parity} seeds):")
     for name, weight in zip(names, w, strict=True):
         print(f"  {name}: {weight:+.4f}")
@@ -231,11 +247,23 @@ def main(argv: list[str] | None = None) -> None:
                          "(default: every one of CORRECTION_FEATURES)")  # fmt: skip
     fitting.add_argument("--held-out", type=int, choices=(0, 1), default=1,
                          help="judge on the seeds of this parity, fit on the others")  # fmt: skip
+    fitting.add_argument("--versus", metavar="INPUTS@K",
+                         help="also pair each strength with K × the correction of these inputs "
+                         "(comma-separated), fitted alike")  # fmt: skip
     args = parser.parse_args(argv)
     if args.command == "fit":
         names = args.inputs.split(",") if args.inputs else None
         strengths = [float(k) for k in args.strengths.split(",")]
-        fit(args.data, args.ridge, strengths, args.out, names, args.held_out)
+        versus = None
+        if args.versus:
+            inputs, at, k = args.versus.rpartition("@")
+            try:
+                versus = (inputs.split(","), float(k)) if at else None
+            except ValueError:
+                versus = None
+            if versus is None:
+                parser.error("--versus takes INPUTS@K, e.g. mean_gap,prior@0.5")
+        fit(args.data, args.ridge, strengths, args.out, names, args.held_out, versus)
         return
     search = json.loads(args.search)
     tasks = [(args.seed + g, args.opponent, args.players, args.every, args.oracle_iterations,

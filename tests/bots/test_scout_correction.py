@@ -153,6 +153,12 @@ def test_a_correction_fitted_to_an_oracles_means_drives_the_search(
     assert RootCorrection.from_file(few).inputs == ("mean_gap", "log_visits")
     with pytest.raises(SystemExit, match="--inputs"):
         scout_root_correction.main(["fit", str(data), "--inputs", "mean_gap,luck"])
+    scout_root_correction.main(["fit", str(data), "--strengths", "0.5,1",
+                                "--versus", "mean_gap,prior@0.5"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert out.count("paired vs 0.5 × the correction of --versus's inputs") == 2
+    with pytest.raises(SystemExit):
+        scout_root_correction.main(["fit", str(data), "--versus", "mean_gap"])
     bot = ISMCTSBot(iterations=60, particles=8, correction=1.0, correction_file=str(weights))
     played = 0
     for state, seat, legal in searched_plays(eval_positions(4, 4)[2:40:6]):
@@ -175,3 +181,24 @@ def test_the_shipped_correction_loads_and_a_spec_can_ask_for_it() -> None:
     assert ISMCTSBot().correction is None
     with pytest.raises(ValueError, match="correction"):
         ISMCTSBot(correction=-1.0)
+
+
+def test_a_spec_can_name_a_correction_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``correction_file=name`` (a file name, read from the working directory: a spec's
+    settings are separated by slashes) plays that correction; a missing or malformed file, or a
+    file without a strength, is an error that names the spec."""
+    monkeypatch.chdir(tmp_path)
+    weights_file(tmp_path, "lean", is_scout=3.0)
+    level = make_bot("scout", "expert:it=50/correction=0.75/correction_file=lean.json")
+    assert isinstance(level, HumanLike) and isinstance(level.bot, ISMCTSBot)
+    assert level.bot.correction is not None and level.bot.correction_strength == 0.75
+    assert level.bot.correction.weights[CORRECTION_FEATURES.index("is_scout")] == 3.0
+    (tmp_path / "broken.json").write_text("{")
+    for spec, match in [
+        ("expert:it=50/correction=0.5/correction_file=missing.json", "cannot read"),
+        ("expert:it=50/correction=0.5/correction_file=broken.json", "not a correction file"),
+        ("expert:it=50/correction_file=lean.json", "strength"),
+    ]:
+        with pytest.raises(ValueError, match=match) as error:
+            make_bot("scout", spec)
+        assert spec in str(error.value)

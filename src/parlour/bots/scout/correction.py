@@ -96,11 +96,13 @@ class RootCorrection:
     def from_file(cls, path: str | Path) -> RootCorrection:
         """The weights written by ``bench/scout_root_correction.py fit --out``: the inputs
         they weigh (``features``) and a weight each (``weights``)."""
-        data = json.loads(Path(path).read_text())
         try:
+            data = json.loads(Path(path).read_text())
             return cls(data["weights"], data["features"])
-        except ValueError as error:
-            raise ValueError(f"{path}: {error}") from None
+        except OSError as error:
+            raise ValueError(f"cannot read the correction file {path}: {error}") from None
+        except (ValueError, KeyError, TypeError) as error:
+            raise ValueError(f"{path} is not a correction file: {error!s}") from None
 
     def corrections(
         self,

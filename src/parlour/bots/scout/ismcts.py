@@ -301,6 +301,8 @@ class ISMCTSBot:
         self.opponent_shrink = opponent_shrink
         if correction < 0:
             raise ValueError(f"correction is a strength of at least 0, not {correction!r}")
+        if correction_file is not None and not correction:
+            raise ValueError("correction_file needs a correction strength above 0")
         self.correction = (
             RootCorrection.from_file(correction_file or CORRECTION_FILE) if correction else None
         )
