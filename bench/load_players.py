@@ -90,6 +90,10 @@ class Ports:
         return self.ports[max(self.live(), key=weight)]
 
 
+CANCEL_GRACE_S = 5.0
+"""How long :func:`run_slots` waits for the slots it cancelled before cancelling them again."""
+
+
 async def run_slots(
     phase: Phase,
     count: int,
@@ -138,9 +142,13 @@ async def run_slots(
 
     tasks = [asyncio.ensure_future(slot(i)) for i in range(count)]
     _, pending = await asyncio.wait(tasks, timeout=max(0.0, deadline - time.monotonic()))
-    for task in pending:
-        task.cancel()
-    await asyncio.gather(*pending, return_exceptions=True)
+    while pending:  # cancelled again until done: a cancellation can be lost (wait_for's race)
+        for task in pending:
+            task.cancel()
+        _, pending = await asyncio.wait(pending, timeout=CANCEL_GRACE_S)
+    for task in tasks:  # retrieved, as gather(return_exceptions=True) did
+        if not task.cancelled():
+            task.exception()
     phase.play_s = time.monotonic() - start
     if ramp_s > 0:  # the figures of the time all the tables were in play
         ramped = start + ramp_s
