@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from parlour.bots.levels import make_bot
+from parlour.bots.scout.determinize import with_hand
 from parlour.bots.scout.inference import flipped
-from parlour.bots.scout.ismcts import with_hand
 from parlour.games import scout
 from parlour.games.scout import Flip
 from parlour.games.scout.state import FLIP_PHASE, PLAY_PHASE

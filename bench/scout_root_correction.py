@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from parlour.bots.levels import make_bot
-from parlour.bots.scout.correction import CORRECTION_FEATURES, correction_inputs
+from parlour.bots.scout.correction import CORRECTION_FEATURES, correction_inputs, kind_of
 from parlour.bots.scout.features import features
 from parlour.bots.scout.ismcts import ISMCTSBot
 from parlour.bots.scout.net import load_net
@@ -102,7 +102,7 @@ def position(
         if action not in judge.last_means:
             continue
         candidates.append({
-            "kind": type(action).__name__,
+            "kind": kind_of(action),
             "features": features(view, action),
             "prior": ranked[action],
             "mean": mean,

@@ -29,8 +29,6 @@ from parlour.bots.scout.ismcts import (
     SCOUT_SHOW_TOP,
     ISMCTSBot,
     Node,
-    rollout,
-    static_value,
 )
 from parlour.bots.scout.net import PARAMS, load_net
 from parlour.bots.scout.opponent_model import (
@@ -39,6 +37,7 @@ from parlour.bots.scout.opponent_model import (
     model_scores,
     searched_move,
 )
+from parlour.bots.scout.search import rollout, static_value
 from parlour.cli.arena import play_game
 from parlour.games import scout
 from parlour.games.scout.cards import canonical
@@ -700,3 +699,38 @@ def test_with_opponent_search_every_seats_value_is_backed_up() -> None:
     level = make_bot("scout", "expert:it=50/opponent_search=1.5/opponent_shrink=5")
     assert isinstance(level, HumanLike) and isinstance(level.bot, ISMCTSBot)
     assert (level.bot.opponent_search, level.bot.opponent_shrink) == (1.5, 5.0)
+
+
+def test_deal_trees_search_each_deal_in_a_tree_of_its_own_and_pool_the_root() -> None:
+    """``deal_trees=K``: K trees, each always given the same deal, the iterations shared out in
+    turn; the root's visits and values are the trees' summed."""
+    calls: list[tuple[int, int]] = []
+    trees: dict[int, Node] = {}
+
+    class Recording(ISMCTSBot):
+        def iterate(self, root: Node, deal: scout.State, seat: int, rng: random.Random) -> None:
+            calls.append((id(root), id(deal)))
+            trees[id(root)] = root
+            super().iterate(root, deal, seat, rng)
+
+    checked = 0
+    for state, seat, legal in searched_plays(eval_positions(4, 6)[4:30:5]):
+        calls.clear()
+        trees.clear()
+        bot = Recording(iterations=50, particles=16, deal_trees=4)
+        action = bot.choose(scout.view(state, seat), legal, random.Random(2))
+        assert action in legal and bot.last_iterations == 50
+        assert len(trees) == 4
+        deal_of = {}
+        for root, deal in calls:
+            assert deal_of.setdefault(root, deal) == deal, "a tree is given one deal only"
+        assert sorted(sum(1 for r, _ in calls if r == t) for t in trees) == [12, 12, 13, 13]
+        for a, n in bot.last_visits.items():
+            pooled = [t.children[a] for t in trees.values() if a in t.children]
+            assert n == sum(c.n for c in pooled)
+            assert bot.last_means[a] == pytest.approx(sum(c.w for c in pooled) / n)
+        assert bot.last_visits[action] == max(bot.last_visits.values())
+        checked += 1
+    assert checked >= 3
+    with pytest.raises(ValueError, match="deal_trees"):
+        ISMCTSBot(deal_trees=0)

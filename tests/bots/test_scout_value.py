@@ -94,8 +94,7 @@ def test_a_cut_playout_is_valued_by_the_learned_value_where_it_stops(tmp_path: P
     """``rollout(..., plies, cut=...)`` plays exactly ``plies`` playout moves, the same as the
     playout to the round's end would, and values the position there by ``cut``;
     ``ISMCTSBot(value_cut=True)`` values its new nodes so."""
-    from parlour.bots.scout.ismcts import rollout
-    from parlour.bots.scout.search import playout_move
+    from parlour.bots.scout.search import playout_move, rollout
 
     value = card_value()
     seen: list[scout.State] = []

@@ -85,6 +85,7 @@ SEARCH_OPTIONS = {
     "opponent_shrink": float,
     "correction": float,
     "correction_file": str,
+    "deal_trees": int,
 }
 """The settings of :class:`~parlour.bots.scout.ismcts.ISMCTSBot` a spec may give after its
 budget, ``name=value`` separated by slashes (``true``/``false`` for the yes-or-no ones), and

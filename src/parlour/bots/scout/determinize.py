@@ -124,3 +124,10 @@ def determinize(view: ScoutView, rng: random.Random) -> State:
     state.round_cards = frozenset()
     state.dealt = ()
     return state
+
+
+def with_hand(state: State, seat: int, hand: Sequence[tuple[int, int]]) -> State:
+    """``state`` with ``seat``'s hand replaced."""
+    new = state.clone()
+    new.hands = state.hands[:seat] + (tuple(hand),) + state.hands[seat + 1 :]
+    return new

@@ -33,18 +33,16 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parlour.bots.scout import net as net_module
 from parlour.bots.scout.correction import CORRECTION_FILE, RootCorrection
-from parlour.bots.scout.determinize import determinize, public_slots, scout_view
+from parlour.bots.scout.determinize import determinize, public_slots, scout_view, with_hand
 from parlour.bots.scout.features import (
     HAND_FEATURES,
     MODEL_FILE,
     EvalBot,
-    dot,
-    hand_features,
     load_weights,
 )
 from parlour.bots.scout.inference import (
@@ -59,10 +57,10 @@ from parlour.bots.scout.inference import (
 from parlour.bots.scout.opponent_model import model_move, model_rollout, searched_move
 from parlour.bots.scout.search import (
     end_value,
-    play_round_out,
-    playout_move,
     result_value,
+    rollout,
     round_points,
+    static_value,
 )
 from parlour.bots.scout.value import LeafValue
 from parlour.games.scout import Flip, Scout, ScoutShow, Show, State, apply, legal_actions
@@ -96,62 +94,6 @@ class Node:
         self.ws: list[float] | None = None  # every seat's total value (opponent_search)
 
 
-def rollout(
-    state: State,
-    seat: int,
-    rng: random.Random,
-    plies: int | None = None,
-    hand_weights: Sequence[float] = (),
-    totals: Sequence[int] | None = None,
-    lead: bool = False,
-    cut: Callable[[State, int], float] | None = None,
-) -> float:
-    """Every seat plays :func:`~parlour.bots.scout.search.playout_policy` (by
-    :func:`~parlour.bots.scout.search.playout_move`) to the round's end
-    (or for ``plies`` moves, then :func:`static_value` with ``hand_weights``, or ``cut`` of the
-    position and ``seat`` when given); the value for ``seat`` (its share of the win, given the
-    game's ``totals`` before the round, or its lead with ``lead``)."""
-    if plies is None:
-        return play_round_out(state, seat, rng, totals, lead)
-    left = plies
-    while not state.results and state.phase == PLAY_PHASE:
-        if left == 0:
-            if cut is not None:
-                return cut(state, seat)
-            return static_value(state, seat, hand_weights, totals, lead)
-        left -= 1
-        mover = state.turn
-        state = apply(state, mover, playout_move(state, mover, rng))
-    return result_value(state, seat, totals, lead)
-
-
-def static_value(
-    state: State,
-    seat: int,
-    hand_weights: Sequence[float],
-    totals: Sequence[int] | None = None,
-    lead: bool = False,
-) -> float:
-    """A cut-off's value for ``seat``: per seat, cards captured + chips + what its hand is worth
-    by the evaluation's hand features (about minus a point per card, less for cards that go
-    together); ``seat``'s minus the other seats' mean (or, given the game's ``totals`` before
-    the round, its share of the win if the round ended so, or its lead with ``lead``:
-    :func:`search.end_value`)."""
-    values = [
-        len(state.piles[s]) + state.chips[s]
-        + dot(hand_weights, hand_features([c[0] for c in state.hands[s]]))
-        for s in range(len(state.hands))
-    ]  # fmt: skip
-    return end_value(values, seat, totals, lead)
-
-
-def with_hand(state: State, seat: int, hand: Sequence[tuple[int, int]]) -> State:
-    """``state`` with ``seat``'s hand replaced."""
-    new = state.clone()
-    new.hands = state.hands[:seat] + (tuple(hand),) + state.hands[seat + 1 :]
-    return new
-
-
 class ISMCTSBot:
     """Information-set MCTS with inference (see the module docstring).
 
@@ -160,10 +102,11 @@ class ISMCTSBot:
     between 8 and 64, an eighth of the iterations); ``inference``: weight the deals by the
     opponents' past moves; ``exploration``, ``widening``, ``bias``: UCB1's constant, the
     progressive widening's, and the evaluation's weight as a progressive bias; ``playout``:
-    play out from a new node (else value it by :func:`static_value` at once); ``plies``: stop
-    a playout after that many moves and value the position by :func:`static_value` (``None``:
-    to the round's end); ``root_top``: search only the evaluation's that many best actions at
-    the root (``None``: all, progressively widened); ``keep_scout_show``: leave Scout & Show
+    play out from a new node (else value it at once by
+    :func:`~parlour.bots.scout.search.static_value`); ``plies``: stop a playout after that many
+    moves and value the position by ``static_value`` (``None``: to the round's end);
+    ``root_top``: search only the evaluation's that many best actions at the root (``None``:
+    all, progressively widened); ``keep_scout_show``: leave Scout & Show
     out at the root unless the evaluation ranks a Scout & Show first; ``prior``: what orders
     the root's actions and biases their selection, the tuned evaluation (``"eval"``) or the
     policy network (``"net"``: the shipped weights, or those in ``net_file``; its
@@ -222,7 +165,10 @@ class ISMCTSBot:
     ``bench/scout_root_correction.py`` to a search that sees every hand: the shipped weights,
     or those in ``correction_file``) is added to them × the strength, and the move played is
     the best corrected mean instead of the most visited (:meth:`RootCorrection.choose
-    <parlour.bots.scout.correction.RootCorrection.choose>`).
+    <parlour.bots.scout.correction.RootCorrection.choose>`); ``deal_trees``: instead of one
+    tree over every deal, that many deals drawn by their weights, each searched in a tree of
+    its own (every hand of it seen: determinized search), the iterations shared out in turn and
+    the trees' root statistics pooled (``None``: one tree; screened, it chose no better).
     """
 
     name = "ismcts"
@@ -264,7 +210,11 @@ class ISMCTSBot:
         opponent_shrink: float = 10.0,
         correction: float = 0.0,
         correction_file: str | None = None,
+        deal_trees: int | None = None,
     ) -> None:
+        if deal_trees is not None and deal_trees < 1:
+            raise ValueError(f"deal_trees is at least 1, not {deal_trees!r}")
+        self.deal_trees = deal_trees
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
         if min_ess is not None and not 0 < min_ess <= 1:
@@ -399,10 +349,20 @@ class ISMCTSBot:
                 shows = [(a, p) for a, p in root.ranked if isinstance(a, ScoutShow)]
                 top = plain[: self.root_top] + shows[:SCOUT_SHOW_TOP]
                 root.ranked = sorted(top, key=lambda item: -item[1])
+        trees: list[tuple[Node, State]] = []
+        if self.deal_trees is not None:  # one tree per deal, each seeing its deal's every hand
+            picks = rng.choices(range(len(deals)), cum_weights=cum, k=self.deal_trees)
+            trees = [(Node(), deals[i]) for i in picks]
+            for tree, _ in trees:
+                tree.ranked = root.ranked
         iterations = 0
         while True:
-            deal = deals[rng.choices(range(len(deals)), cum_weights=cum)[0]]
-            self.iterate(root, deal, seat, rng)
+            if trees:
+                tree, deal = trees[iterations % len(trees)]
+                self.iterate(tree, deal, seat, rng)
+            else:
+                deal = deals[rng.choices(range(len(deals)), cum_weights=cum)[0]]
+                self.iterate(root, deal, seat, rng)
             iterations += 1
             if self.iterations is not None:
                 if iterations >= self.iterations:
@@ -410,6 +370,11 @@ class ISMCTSBot:
             elif time.perf_counter() - start >= self.budget_s:
                 break
         self.last_iterations = iterations
+        for tree, _ in trees:  # the deals' trees pooled at the root: visits and values summed
+            for action, child in tree.children.items():
+                pooled = root.children.setdefault(action, Node())
+                pooled.n += child.n
+                pooled.w += child.w
         self.last_visits = {a: c.n for a, c in root.children.items()}
         self.last_means = {a: c.w / c.n for a, c in root.children.items()}
         ranked = [a for a, _ in root.ranked]
@@ -661,6 +626,4 @@ class ISMCTSBot:
 __all__ = [
     "ISMCTSBot",
     "Node",
-    "rollout",
-    "static_value",
 ]

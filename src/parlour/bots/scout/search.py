@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from parlour.bots.scout import heuristic
 from parlour.bots.scout.determinize import determinize, scout_view
+from parlour.bots.scout.features import dot, hand_features
 from parlour.bots.scout.heuristic import HeuristicBot
 from parlour.games.scout import Scout, Show, State, apply, legal_actions
 from parlour.games.scout.actions import SCOUTS
@@ -177,6 +178,54 @@ def playout(state: State, seat: int, action: Any, rng: random.Random) -> float:
     return play_round_out(apply(state, seat, action), seat, rng)
 
 
+def rollout(
+    state: State,
+    seat: int,
+    rng: random.Random,
+    plies: int | None = None,
+    hand_weights: Sequence[float] = (),
+    totals: Sequence[int] | None = None,
+    lead: bool = False,
+    cut: Callable[[State, int], float] | None = None,
+) -> float:
+    """Every seat plays :func:`playout_policy` (by :func:`playout_move`) to the round's end
+    (or for ``plies`` moves, then :func:`static_value` with ``hand_weights``, or ``cut`` of the
+    position and ``seat`` when given); the value for ``seat`` (its share of the win, given the
+    game's ``totals`` before the round, or its lead with ``lead``)."""
+    if plies is None:
+        return play_round_out(state, seat, rng, totals, lead)
+    left = plies
+    while not state.results and state.phase == PLAY_PHASE:
+        if left == 0:
+            if cut is not None:
+                return cut(state, seat)
+            return static_value(state, seat, hand_weights, totals, lead)
+        left -= 1
+        mover = state.turn
+        state = apply(state, mover, playout_move(state, mover, rng))
+    return result_value(state, seat, totals, lead)
+
+
+def static_value(
+    state: State,
+    seat: int,
+    hand_weights: Sequence[float],
+    totals: Sequence[int] | None = None,
+    lead: bool = False,
+) -> float:
+    """A cut-off's value for ``seat``: per seat, cards captured + chips + what its hand is worth
+    by the evaluation's hand features (about minus a point per card, less for cards that go
+    together); ``seat``'s minus the other seats' mean (or, given the game's ``totals`` before
+    the round, its share of the win if the round ended so, or its lead with ``lead``:
+    :func:`end_value`)."""
+    values = [
+        len(state.piles[s]) + state.chips[s]
+        + dot(hand_weights, hand_features([c[0] for c in state.hands[s]]))
+        for s in range(len(state.hands))
+    ]  # fmt: skip
+    return end_value(values, seat, totals, lead)
+
+
 class SearchBot:
     """Determinized Monte Carlo search (see the module docstring).
 
@@ -238,5 +287,7 @@ __all__ = [
     "playout",
     "playout_move",
     "playout_policy",
+    "rollout",
     "round_points",
+    "static_value",
 ]
