@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import statistics
+import time
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,7 @@ from parlour.bots.scout.inference import (
     effective_size,
     log_likelihood,
     moved,
+    sample_deals,
     tempered,
 )
 from parlour.bots.scout.ismcts import (
@@ -200,6 +202,21 @@ def test_ismcts_deals_hold_only_cards_the_seat_cannot_have_seen() -> None:
                             assert card == slots[other][i] == state.hands[other][i]
                 checked += 1
     assert checked > 100
+
+
+def test_in_time_mode_drawing_deals_stops_after_a_third_of_the_budget() -> None:
+    """``sample_deals`` with a ``budget_s``: past a third of it (here at once: the start lies
+    far back) it stops drawing at 4 deals; without one it draws them all."""
+    state = eval_positions(4, 7)[12]
+    view = scout.view(state, scout.to_act(state)[0])
+    weights = ISMCTSBot().model_weights
+    timed, cum, logs = sample_deals(view, random.Random(1), 64, inference=True, weights=weights,
+                                    temperature=1.0, start=time.perf_counter() - 10,
+                                    budget_s=0.3)  # fmt: skip
+    assert len(timed) == len(cum) == len(logs) == 4
+    every, _, _ = sample_deals(view, random.Random(1), 64, inference=True, weights=weights,
+                               temperature=1.0)  # fmt: skip
+    assert len(every) == 64
 
 
 def test_inference_reads_the_view_only_redrawn_hidden_cards_change_nothing() -> None:

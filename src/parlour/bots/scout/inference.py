@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from parlour.bots.scout.determinize import determinize, public_slots, scout_view
 from parlour.bots.scout.features import HAND_FEATURES, dot, hand_features, plain_scores
 from parlour.games.scout import Scout, ScoutShow, Show, State, group_key
 from parlour.games.scout.actions import SCOUTS
@@ -306,6 +308,88 @@ def moved(
     return cards, log_l
 
 
+def sample_deals(
+    view: Mapping[str, Any],
+    rng: random.Random,
+    count: int,
+    *,
+    inference: bool,
+    weights: Sequence[float],
+    temperature: float,
+    rejuvenate: int = 0,
+    min_ess: float | None = None,
+    start: float = 0.0,
+    budget_s: float | None = None,
+) -> tuple[list[State], list[float], list[float]]:
+    """``count`` deals of the hidden cards (play-phase states) drawn for ``view``, their
+    cumulative weights, and the log-likelihood of the opponents' past moves under each as
+    drawn (with ``inference``; else all 0). ``rejuvenate``: the deals redrawn by their
+    weights, each moved by that many Metropolis–Hastings steps (:func:`moved`), then weighted
+    alike; else ``min_ess`` tempers collapsed weights (:func:`tempered`). With a ``budget_s``
+    (seconds from ``start``, a ``time.perf_counter()``), drawing stops after a third of it (at
+    least 4 deals) and moving after two thirds."""
+    seen = scout_view(view)
+    flip_phase = view["phase"] == "flip"
+    past = decisions(view) if inference and not flip_phase else []
+    deals: list[State] = []
+    logs: list[float] = []
+    for _ in range(count):
+        deal = determinize(seen, rng)
+        if flip_phase:
+            deal.turn = view["start_seat"]
+        deals.append(deal)
+        logs.append(log_likelihood(view, past, deal.hands, weights, temperature) if past else 0.0)
+        if budget_s is not None and len(deals) >= 4 and time.perf_counter() - start > budget_s / 3:
+            break
+    drawn = list(logs)
+    if rejuvenate and past:
+        deals, logs = _moved_deals(view, past, deals, logs, rng, rejuvenate, weights,
+                                   temperature, start, budget_s)  # fmt: skip
+    elif min_ess is not None and past:
+        logs = tempered(logs, min_ess)
+    top = max(logs)
+    cum, total = [], 0.0
+    for lw in logs:
+        total += math.exp(lw - top)
+        cum.append(total)
+    return deals, cum, drawn
+
+
+def _moved_deals(
+    view: Mapping[str, Any],
+    past: Sequence[Decision],
+    deals: list[State],
+    logs: list[float],
+    rng: random.Random,
+    steps: int,
+    weights: Sequence[float],
+    temperature: float,
+    start: float,
+    budget_s: float | None,
+) -> tuple[list[State], list[float]]:
+    """The deals redrawn by their weights, each moved by ``steps`` Metropolis–Hastings steps
+    (with a ``budget_s``, only until two thirds of it), all weighted alike."""
+    me = view["seat"]
+    slots = public_slots(scout_view(view))
+    unknown = [(s, i) for s, row in enumerate(slots) if s != me
+               for i, slot in enumerate(row) if slot is None]  # fmt: skip
+    if not unknown:
+        return deals, logs
+    top = max(logs)
+    picks = rng.choices(range(len(deals)), weights=[math.exp(lw - top) for lw in logs],
+                        k=len(deals))  # fmt: skip
+    moved_deals = []
+    for i in picks:
+        deal = deals[i]
+        if budget_s is None or time.perf_counter() - start < budget_s * 2 / 3:
+            cards, _ = moved(view, past, deal.hands, logs[i], unknown, steps, weights,
+                             temperature, rng)  # fmt: skip
+            deal = deal.clone()
+            deal.hands = tuple(tuple(h) for h in cards)
+        moved_deals.append(deal)
+    return moved_deals, [0.0] * len(moved_deals)
+
+
 __all__ = [
     "TEMPERATURE",
     "Decision",
@@ -317,6 +401,7 @@ __all__ = [
     "flipped",
     "log_likelihood",
     "moved",
+    "sample_deals",
     "seat_view",
     "state_view",
     "tempered",

@@ -38,22 +38,14 @@ from typing import Any
 
 from parlour.bots.scout import net as net_module
 from parlour.bots.scout.correction import CORRECTION_FILE, RootCorrection
-from parlour.bots.scout.determinize import determinize, public_slots, scout_view, with_hand
+from parlour.bots.scout.determinize import with_hand
 from parlour.bots.scout.features import (
     HAND_FEATURES,
     MODEL_FILE,
     EvalBot,
     load_weights,
 )
-from parlour.bots.scout.inference import (
-    TEMPERATURE,
-    decisions,
-    flipped,
-    log_likelihood,
-    moved,
-    state_view,
-    tempered,
-)
+from parlour.bots.scout.inference import TEMPERATURE, flipped, sample_deals, state_view
 from parlour.bots.scout.opponent_model import model_move, model_rollout, searched_move
 from parlour.bots.scout.search import (
     end_value,
@@ -425,76 +417,23 @@ class ISMCTSBot:
     def sample(
         self, view: Mapping[str, Any], rng: random.Random, start: float
     ) -> tuple[list[State], list[float]]:
-        """Sampled deals (play-phase states) and their cumulative weights. In time mode,
-        sampling stops after a third of the budget (at least 4 deals)."""
-        seen = scout_view(view)
-        seat = view["seat"]
-        flip_phase = view["phase"] == "flip"
-        past = decisions(view) if self.inference and not flip_phase else []
-        deals: list[State] = []
-        logs: list[float] = []
-        for _ in range(self.particle_count()):
-            deal = determinize(seen, rng)
-            if flip_phase:
-                deal.turn = view["start_seat"]
-            deals.append(deal)
-            logs.append(
-                log_likelihood(
-                    view, past, deal.hands, self.model_weights, self.inference_temperature
-                )
-                if past
-                else 0.0
-            )
-            if (
-                self.iterations is None
-                and len(deals) >= 4
-                and time.perf_counter() - start > self.budget_s / 3
-            ):
-                break
-        if seat is not None:
-            self.last_log_weights = list(logs)
-        if self.rejuvenate and past:
-            deals, logs = self.moved_deals(view, past, deals, logs, rng, start)
-        elif self.min_ess is not None and past:
-            logs = tempered(logs, self.min_ess)
-        top = max(logs)
-        cum, total = [], 0.0
-        for lw in logs:
-            total += math.exp(lw - top)
-            cum.append(total)
+        """Sampled deals (play-phase states) and their cumulative weights
+        (:func:`~parlour.bots.scout.inference.sample_deals`, with this search's settings)."""
+        deals, cum, logs = sample_deals(
+            view,
+            rng,
+            self.particle_count(),
+            inference=self.inference,
+            weights=self.model_weights,
+            temperature=self.inference_temperature,
+            rejuvenate=self.rejuvenate,
+            min_ess=self.min_ess,
+            start=start,
+            budget_s=None if self.iterations is not None else self.budget_s,
+        )
+        if view["seat"] is not None:
+            self.last_log_weights = logs
         return deals, cum
-
-    def moved_deals(
-        self,
-        view: Mapping[str, Any],
-        past: Sequence[Any],
-        deals: list[State],
-        logs: list[float],
-        rng: random.Random,
-        start: float,
-    ) -> tuple[list[State], list[float]]:
-        """The deals redrawn by their weights, each moved by :attr:`rejuvenate`
-        Metropolis–Hastings steps (in time mode only until two thirds of the budget), all
-        weighted alike."""
-        me = view["seat"]
-        slots = public_slots(scout_view(view))
-        unknown = [(s, i) for s, row in enumerate(slots) if s != me
-                   for i, slot in enumerate(row) if slot is None]  # fmt: skip
-        if not unknown:
-            return deals, logs
-        top = max(logs)
-        picks = rng.choices(range(len(deals)), weights=[math.exp(lw - top) for lw in logs],
-                            k=len(deals))  # fmt: skip
-        moved_deals = []
-        for i in picks:
-            deal = deals[i]
-            if self.iterations is not None or time.perf_counter() - start < self.budget_s * 2 / 3:
-                cards, _ = moved(view, past, deal.hands, logs[i], unknown, self.rejuvenate,
-                                 self.model_weights, self.inference_temperature, rng)  # fmt: skip
-                deal = deal.clone()
-                deal.hands = tuple(tuple(h) for h in cards)
-            moved_deals.append(deal)
-        return moved_deals, [0.0] * len(moved_deals)
 
     # -- one iteration ----------------------------------------------------------------------
 
