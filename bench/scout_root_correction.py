@@ -17,7 +17,9 @@ fits on the odd seeds and judges on the even) — and, on the held-out positions
 (the oracle's best mean minus that of the move chosen) of the searcher's own choice (the most
 visited), of its best mean, and of its best mean plus the correction × ``--strengths``, each
 paired with the most visited (and with ``--versus INPUTS@K``, with K × the correction of
-other inputs, fitted alike). What the view can tell about where the search errs, a
+other inputs, fitted alike). ``fit`` takes several data files, their positions pooled; with
+``--judge FILE`` it fits on every game of them and judges on the positions of ``FILE`` (games
+the fit never saw) instead. What the view can tell about where the search errs, a
 correction finds; what only the hidden cards tell, it cannot.
 
     python bench/scout_root_correction.py data --games 70 --workers 2 --out /tmp/rc.json
@@ -172,26 +174,31 @@ def columns_of(names: list[str], option: str) -> list[int]:
 
 
 def fit(
-    path: str,
+    paths: list[str],
     ridge: float,
     strengths: list[float],
     out: str | None = None,
     names: list[str] | None = None,
     held_out: int = 1,
     versus: tuple[list[str], float] | None = None,
+    judge: str | None = None,
 ) -> None:
     """The correction's fit and the held-out regrets (see the module docstring): on the inputs
     ``names`` (all by default), judged on the seeds of parity ``held_out``; with ``versus``
-    (inputs and a strength) each strength is also paired with that correction, fitted alike."""
+    (inputs and a strength) each strength is also paired with that correction, fitted alike;
+    with ``judge`` (another data file) fitted on every game of ``paths`` and judged on those of
+    ``judge``."""
     names = list(CORRECTION_FEATURES) if names is None else names
     columns = columns_of(names, "--inputs")
-    records = json.loads(Path(path).read_text())
+    records = [r for path in paths for r in json.loads(Path(path).read_text())]
     train = [r for r in records if r["game"] % 2 != held_out]
     test = [r for r in records if r["game"] % 2 == held_out]
+    if judge is not None:
+        train, test = records, json.loads(Path(judge).read_text())
     w = fit_weights(train, ridge, columns)
     x, y = design(test, columns)
     pred = x @ w
-    parity = "even" if held_out else "odd"
+    fitted_on = "every game's" if judge else "the even seeds'" if held_out else "the odd seeds'"
     print(f"{len(records)} positions ({len(train)} fitting, {len(test)} held out); target "
           f"variance {y.var():.3f}, held-out residual {((y - pred) ** 2).mean():.3f}, "
           f"correlation {np.corrcoef(y, pred)[0, 1]:.3f}")  # fmt: skip
@@ -215,7 +222,7 @@ def fit(
         if theirs:
             gain = mean_se([a - b for a, b in zip(corrected, theirs, strict=True)])
             print(f"    paired vs {versus[1]:g} × the correction of --versus's inputs {gain}")
-    print(f"weights (fitted on the {parity} seeds):")
+    print(f"weights (fitted on {fitted_on} positions):")
     for name, weight in zip(names, w, strict=True):
         print(f"  {name}: {weight:+.4f}")
     if out:
@@ -239,7 +246,7 @@ def main(argv: list[str] | None = None) -> None:
     data.add_argument("--workers", type=int, default=2)
     data.add_argument("--out", required=True)
     fitting = sub.add_parser("fit")
-    fitting.add_argument("data")
+    fitting.add_argument("data", nargs="+", help="data files, their positions pooled")
     fitting.add_argument("--ridge", type=float, default=100.0)
     fitting.add_argument("--strengths", default="0.5,1", help="the correction's multipliers")
     fitting.add_argument("--out", help="write the weights fitted on every game here")
@@ -250,6 +257,9 @@ def main(argv: list[str] | None = None) -> None:
     fitting.add_argument("--versus", metavar="INPUTS@K",
                          help="also pair each strength with K × the correction of these inputs "
                          "(comma-separated), fitted alike")  # fmt: skip
+    fitting.add_argument("--judge", metavar="FILE",
+                         help="fit on every game of the data, judge on the positions of FILE "
+                         "(games the fit never saw) instead of the parity split")  # fmt: skip
     args = parser.parse_args(argv)
     if args.command == "fit":
         names = args.inputs.split(",") if args.inputs else None
@@ -263,7 +273,7 @@ def main(argv: list[str] | None = None) -> None:
                 versus = None
             if versus is None:
                 parser.error("--versus takes INPUTS@K, e.g. mean_gap,prior@0.5")
-        fit(args.data, args.ridge, strengths, args.out, names, args.held_out, versus)
+        fit(args.data, args.ridge, strengths, args.out, names, args.held_out, versus, args.judge)
         return
     search = json.loads(args.search)
     tasks = [(args.seed + g, args.opponent, args.players, args.every, args.oracle_iterations,

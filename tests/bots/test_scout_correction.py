@@ -159,6 +159,16 @@ def test_a_correction_fitted_to_an_oracles_means_drives_the_search(
     assert out.count("paired vs 0.5 × the correction of --versus's inputs") == 2
     with pytest.raises(SystemExit):
         scout_root_correction.main(["fit", str(data), "--versus", "mean_gap"])
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    first.write_text(json.dumps([r for r in records if r["game"] == 30000]))
+    second.write_text(json.dumps([r for r in records if r["game"] == 30001]))
+    n1, n2 = len(json.loads(first.read_text())), len(json.loads(second.read_text()))
+    scout_root_correction.main(["fit", str(first), "--judge", str(second)])
+    out = capsys.readouterr().out
+    assert f"({n1} fitting, {n2} held out)" in out and "fitted on every game's" in out
+    scout_root_correction.main(["fit", str(first), str(second)])  # pooled, split by parity
+    out = capsys.readouterr().out
+    assert f"{n1 + n2} positions ({n1} fitting, {n2} held out)" in out
     bot = ISMCTSBot(iterations=60, particles=8, correction=1.0, correction_file=str(weights))
     played = 0
     for state, seat, legal in searched_plays(eval_positions(4, 4)[2:40:6]):
