@@ -29,7 +29,7 @@ from typing import Any
 
 from parlour.bots.scout.determinize import determinize, public_slots, scout_view
 from parlour.bots.scout.features import HAND_FEATURES, dot, hand_features, plain_scores
-from parlour.games.scout import Scout, ScoutShow, Show, State, group_key
+from parlour.games.scout import Scout, ScoutShow, ScoutView, Show, State, group_key
 from parlour.games.scout.actions import SCOUTS
 from parlour.games.scout.rules import legal_shows
 
@@ -343,7 +343,7 @@ def sample_deals(
             break
     drawn = list(logs)
     if rejuvenate and past:
-        deals, logs = _moved_deals(view, past, deals, logs, rng, rejuvenate, weights,
+        deals, logs = _moved_deals(view, seen, past, deals, logs, rng, rejuvenate, weights,
                                    temperature, start, budget_s)  # fmt: skip
     elif min_ess is not None and past:
         logs = tempered(logs, min_ess)
@@ -357,6 +357,7 @@ def sample_deals(
 
 def _moved_deals(
     view: Mapping[str, Any],
+    seen: ScoutView,
     past: Sequence[Decision],
     deals: list[State],
     logs: list[float],
@@ -368,9 +369,10 @@ def _moved_deals(
     budget_s: float | None,
 ) -> tuple[list[State], list[float]]:
     """The deals redrawn by their weights, each moved by ``steps`` Metropolis–Hastings steps
-    (with a ``budget_s``, only until two thirds of it), all weighted alike."""
+    (with a ``budget_s``, only until two thirds of it), all weighted alike; ``seen``: the
+    view as :func:`~parlour.bots.scout.determinize.scout_view` reads it."""
     me = view["seat"]
-    slots = public_slots(scout_view(view))
+    slots = public_slots(seen)
     unknown = [(s, i) for s, row in enumerate(slots) if s != me
                for i, slot in enumerate(row) if slot is None]  # fmt: skip
     if not unknown:
