@@ -19,12 +19,16 @@ visited), of its best mean, and of its best mean plus the correction × ``--stre
 paired with the most visited (and with ``--versus INPUTS@K``, with K × the correction of
 other inputs, fitted alike). ``fit`` takes several data files, their positions pooled; with
 ``--judge FILE`` it fits on every game of them and judges on the positions of ``FILE`` (games
-the fit never saw) instead. What the view can tell about where the search errs, a
-correction finds; what only the hidden cards tell, it cannot.
+the fit never saw) instead; with ``--weights FILE`` it fits nothing and judges that correction
+(a file ``fit --out`` wrote, e.g. the shipped one) on every position of the data. What the
+view can tell about where the search errs, a correction finds; what only the hidden cards
+tell, it cannot.
 
     python bench/scout_root_correction.py data --games 70 --workers 2 --out /tmp/rc.json
     python bench/scout_root_correction.py fit /tmp/rc.json
     python bench/scout_root_correction.py fit /tmp/rc.json --inputs mean_gap,log_visits,gap_x_rarity
+    python bench/scout_root_correction.py fit /tmp/rc.json \
+        --weights src/parlour/bots/scout/scout_correction.json
 """
 
 from __future__ import annotations
@@ -42,7 +46,12 @@ from typing import Any
 import numpy as np
 
 from parlour.bots.levels import make_bot
-from parlour.bots.scout.correction import CORRECTION_FEATURES, correction_inputs, kind_of
+from parlour.bots.scout.correction import (
+    CORRECTION_FEATURES,
+    RootCorrection,
+    correction_inputs,
+    kind_of,
+)
 from parlour.bots.scout.features import features
 from parlour.bots.scout.ismcts import ISMCTSBot
 from parlour.bots.scout.net import load_net
@@ -182,23 +191,30 @@ def fit(
     held_out: int = 1,
     versus: tuple[list[str], float] | None = None,
     judge: str | None = None,
+    weights: str | None = None,
 ) -> None:
     """The correction's fit and the held-out regrets (see the module docstring): on the inputs
     ``names`` (all by default), judged on the seeds of parity ``held_out``; with ``versus``
     (inputs and a strength) each strength is also paired with that correction, fitted alike;
     with ``judge`` (another data file) fitted on every game of ``paths`` and judged on those of
-    ``judge``."""
-    names = list(CORRECTION_FEATURES) if names is None else names
-    columns = columns_of(names, "--inputs")
+    ``judge``; with ``weights`` (a correction file) nothing is fitted: that correction is
+    judged on every position of ``paths``."""
     records = [r for path in paths for r in json.loads(Path(path).read_text())]
     train = [r for r in records if r["game"] % 2 != held_out]
     test = [r for r in records if r["game"] % 2 == held_out]
     if judge is not None:
         train, test = records, json.loads(Path(judge).read_text())
-    w = fit_weights(train, ridge, columns)
+    given = RootCorrection.from_file(weights) if weights is not None else None
+    if given is not None:
+        names, train, test = list(given.inputs), [], records
+    names = list(CORRECTION_FEATURES) if names is None else names
+    columns = columns_of(names, "--inputs")
+    w = given.weights[columns] if given is not None else fit_weights(train, ridge, columns)
     x, y = design(test, columns)
     pred = x @ w
-    fitted_on = "every game's" if judge else "the even seeds'" if held_out else "the odd seeds'"
+    fitted_on = (f"{weights}, not fitted" if weights else "fitted on every game's positions"
+                 if judge else "fitted on the even seeds' positions" if held_out
+                 else "fitted on the odd seeds' positions")  # fmt: skip
     print(f"{len(records)} positions ({len(train)} fitting, {len(test)} held out); target "
           f"variance {y.var():.3f}, held-out residual {((y - pred) ** 2).mean():.3f}, "
           f"correlation {np.corrcoef(y, pred)[0, 1]:.3f}")  # fmt: skip
@@ -222,7 +238,7 @@ def fit(
         if theirs:
             gain = mean_se([a - b for a, b in zip(corrected, theirs, strict=True)])
             print(f"    paired vs {versus[1]:g} × the correction of --versus's inputs {gain}")
-    print(f"weights (fitted on {fitted_on} positions):")
+    print(f"weights ({fitted_on}):")
     for name, weight in zip(names, w, strict=True):
         print(f"  {name}: {weight:+.4f}")
     if out:
@@ -260,8 +276,14 @@ def main(argv: list[str] | None = None) -> None:
     fitting.add_argument("--judge", metavar="FILE",
                          help="fit on every game of the data, judge on the positions of FILE "
                          "(games the fit never saw) instead of the parity split")  # fmt: skip
+    fitting.add_argument("--weights", metavar="FILE",
+                         help="judge this correction file (fit --out) on every position of the "
+                         "data instead of fitting one")  # fmt: skip
     args = parser.parse_args(argv)
     if args.command == "fit":
+        if args.weights and (args.judge or args.out or args.versus or args.inputs):
+            parser.error("--weights judges a given correction: no --judge, --out, --versus "
+                         "or --inputs with it")  # fmt: skip
         names = args.inputs.split(",") if args.inputs else None
         strengths = [float(k) for k in args.strengths.split(",")]
         versus = None
@@ -273,7 +295,17 @@ def main(argv: list[str] | None = None) -> None:
                 versus = None
             if versus is None:
                 parser.error("--versus takes INPUTS@K, e.g. mean_gap,prior@0.5")
-        fit(args.data, args.ridge, strengths, args.out, names, args.held_out, versus, args.judge)
+        fit(
+            args.data,
+            args.ridge,
+            strengths,
+            args.out,
+            names,
+            args.held_out,
+            versus,
+            args.judge,
+            args.weights,
+        )
         return
     search = json.loads(args.search)
     tasks = [(args.seed + g, args.opponent, args.players, args.every, args.oracle_iterations,

@@ -169,6 +169,14 @@ def test_a_correction_fitted_to_an_oracles_means_drives_the_search(
     scout_root_correction.main(["fit", str(first), str(second)])  # pooled, split by parity
     out = capsys.readouterr().out
     assert f"{n1 + n2} positions ({n1} fitting, {n2} held out)" in out
+    scout_root_correction.main(["fit", str(data), "--weights", str(few)])  # judged, not fitted
+    out = capsys.readouterr().out
+    assert f"{n1 + n2} positions (0 fitting, {n1 + n2} held out)" in out
+    assert f"weights ({few}, not fitted)" in out and "prior:" not in out
+    given = RootCorrection.from_file(few).weights[CORRECTION_FEATURES.index("mean_gap")]
+    assert f"mean_gap: {given:+.4f}" in out
+    with pytest.raises(SystemExit):
+        scout_root_correction.main(["fit", str(data), "--weights", str(few), "--out", "x.json"])
     bot = ISMCTSBot(iterations=60, particles=8, correction=1.0, correction_file=str(weights))
     played = 0
     for state, seat, legal in searched_plays(eval_positions(4, 4)[2:40:6]):
@@ -180,13 +188,13 @@ def test_a_correction_fitted_to_an_oracles_means_drives_the_search(
 
 def test_the_shipped_correction_loads_and_a_spec_can_ask_for_it() -> None:
     """The package ships fitted weights (``CORRECTION_FILE``); ``correction=k`` in a level's
-    spec uses them at strength k; a negative strength is an error."""
+    spec uses them at strength k (Hard has none of its own); a negative strength is an error."""
     shipped = RootCorrection.from_file(CORRECTION_FILE)
     assert shipped.weights.shape == (len(CORRECTION_FEATURES),)
     assert np.abs(shipped.weights).max() > 0
-    level = make_bot("scout", "expert:it=50/correction=0.5")
+    level = make_bot("scout", "hard:it=50/correction=0.25")  # Expert's own is 0.5
     assert isinstance(level, HumanLike) and isinstance(level.bot, ISMCTSBot)
-    assert level.bot.correction_strength == 0.5 and level.bot.correction is not None
+    assert level.bot.correction_strength == 0.25 and level.bot.correction is not None
     assert np.array_equal(level.bot.correction.weights, shipped.weights)
     assert ISMCTSBot().correction is None
     with pytest.raises(ValueError, match="correction"):
@@ -203,11 +211,15 @@ def test_a_spec_can_name_a_correction_file(tmp_path: Path, monkeypatch: pytest.M
     assert isinstance(level, HumanLike) and isinstance(level.bot, ISMCTSBot)
     assert level.bot.correction is not None and level.bot.correction_strength == 0.75
     assert level.bot.correction.weights[CORRECTION_FEATURES.index("is_scout")] == 3.0
+    own = make_bot("scout", "expert:it=50/correction_file=lean.json")  # at Expert's strength
+    assert isinstance(own, HumanLike) and isinstance(own.bot, ISMCTSBot)
+    assert own.bot.correction is not None and own.bot.correction_strength == 0.5
+    assert own.bot.correction.weights[CORRECTION_FEATURES.index("is_scout")] == 3.0
     (tmp_path / "broken.json").write_text("{")
     for spec, match in [
         ("expert:it=50/correction=0.5/correction_file=missing.json", "cannot read"),
         ("expert:it=50/correction=0.5/correction_file=broken.json", "not a correction file"),
-        ("expert:it=50/correction_file=lean.json", "strength"),
+        ("hard:it=50/correction_file=lean.json", "strength"),
     ]:
         with pytest.raises(ValueError, match=match) as error:
             make_bot("scout", spec)

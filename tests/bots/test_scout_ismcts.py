@@ -117,10 +117,16 @@ def test_ismcts_spec_forms_and_levels() -> None:
     assert isinstance(expert, HumanLike) and isinstance(expert.bot, ISMCTSBot)
     assert expert.bot.budget_s == 1.0
     assert (expert.bot.particles, expert.bot.inference) == (256, False), "Expert's settings"
+    assert expert.bot.correction is not None and expert.bot.correction_strength == 0.5
     assert (hard.bot.particles, hard.bot.inference) == (None, True)
+    assert hard.bot.correction is None, "Hard plays the most visited move"
     capped = make_bot("scout", "expert:it=50")
     assert isinstance(capped, HumanLike) and isinstance(capped.bot, ISMCTSBot)
     assert (capped.bot.iterations, capped.bot.particles, capped.bot.inference) == (50, 256, False)
+    assert capped.bot.correction_strength == 0.5
+    plain = make_bot("scout", "expert:it=50/correction=0")
+    assert isinstance(plain, HumanLike) and isinstance(plain.bot, ISMCTSBot)
+    assert plain.bot.correction is None, "correction=0: Expert as it was before the correction"
     for bad in ("ismcts:it=0", "ismcts:it=x", "ismcts:0", "ismcts:-1", "hard:0.3", "medium:it=5"):
         with pytest.raises(ValueError):
             make_bot("scout", bad)
