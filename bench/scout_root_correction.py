@@ -200,21 +200,22 @@ def fit(
     ``judge``; with ``weights`` (a correction file) nothing is fitted: that correction is
     judged on every position of ``paths``."""
     records = [r for path in paths for r in json.loads(Path(path).read_text())]
-    train = [r for r in records if r["game"] % 2 != held_out]
-    test = [r for r in records if r["game"] % 2 == held_out]
-    if judge is not None:
-        train, test = records, json.loads(Path(judge).read_text())
     given = RootCorrection.from_file(weights) if weights is not None else None
     if given is not None:
         names, train, test = list(given.inputs), [], records
+        fitted_on = f"{weights}, not fitted"
+    elif judge is not None:
+        train, test = records, json.loads(Path(judge).read_text())
+        fitted_on = "fitted on every game's positions"
+    else:
+        train = [r for r in records if r["game"] % 2 != held_out]
+        test = [r for r in records if r["game"] % 2 == held_out]
+        fitted_on = f"fitted on the {'even' if held_out else 'odd'} seeds' positions"
     names = list(CORRECTION_FEATURES) if names is None else names
     columns = columns_of(names, "--inputs")
     w = given.weights[columns] if given is not None else fit_weights(train, ridge, columns)
     x, y = design(test, columns)
     pred = x @ w
-    fitted_on = (f"{weights}, not fitted" if weights else "fitted on every game's positions"
-                 if judge else "fitted on the even seeds' positions" if held_out
-                 else "fitted on the odd seeds' positions")  # fmt: skip
     print(f"{len(records)} positions ({len(train)} fitting, {len(test)} held out); target "
           f"variance {y.var():.3f}, held-out residual {((y - pred) ** 2).mean():.3f}, "
           f"correlation {np.corrcoef(y, pred)[0, 1]:.3f}")  # fmt: skip
