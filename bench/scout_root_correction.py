@@ -12,7 +12,8 @@ analyses; the correction does not read it), and the oracle's mean.
 ``fit``: a *correction* — ridge regression, fitted on the games of even seeds and judged on
 the odd ones, of each candidate's oracle mean minus the mean over the position's candidates,
 less the same for the searcher's means, on the candidate's inputs (:data:`CORRECTION_FEATURES`,
-or the subset ``--inputs`` names, centred over the position's candidates; ``--held-out 0``
+or the subset ``--inputs`` names, by name or by set of :data:`INPUT_SETS`, centred over the
+position's candidates; ``--held-out 0``
 fits on the odd seeds and judges on the even) — and, on the held-out positions, the regret a move
 (the oracle's best mean minus that of the move chosen) of the searcher's own choice (the most
 visited), of its best mean, and of its best mean plus the correction × ``--strengths``, each
@@ -48,6 +49,7 @@ import numpy as np
 from parlour.bots.levels import make_bot
 from parlour.bots.scout.correction import (
     CORRECTION_FEATURES,
+    INPUT_SETS,
     RootCorrection,
     correction_inputs,
     kind_of,
@@ -174,11 +176,19 @@ def mean_se(values: list[float]) -> str:
     return f"{statistics.fmean(values):.3f} ± {se:.3f}"
 
 
+def input_names(tokens: list[str]) -> list[str]:
+    """Input names, each token an input's name or a set's of :data:`INPUT_SETS` (its inputs)."""
+    return [name for token in tokens for name in INPUT_SETS.get(token, (token,))]
+
+
 def columns_of(names: list[str], option: str) -> list[int]:
     """The columns of :data:`CORRECTION_FEATURES` that ``names`` name (each once)."""
     unknown = [n for n in names if n not in CORRECTION_FEATURES]
     if unknown or not names or len(set(names)) != len(names):
-        raise SystemExit(f"{option}: name each once, from {', '.join(CORRECTION_FEATURES)}")
+        raise SystemExit(
+            f"{option}: name each once, from {', '.join(CORRECTION_FEATURES)} or the sets "
+            f"{', '.join(INPUT_SETS)}"
+        )
     return [CORRECTION_FEATURES.index(n) for n in names]
 
 
@@ -267,8 +277,9 @@ def main(argv: list[str] | None = None) -> None:
     fitting.add_argument("--ridge", type=float, default=100.0)
     fitting.add_argument("--strengths", default="0.5,1", help="the correction's multipliers")
     fitting.add_argument("--out", help="write the weights fitted on every game here")
-    fitting.add_argument("--inputs", help="the inputs to weigh, by name, comma-separated "
-                         "(default: every one of CORRECTION_FEATURES)")  # fmt: skip
+    fitting.add_argument("--inputs", help="the inputs to weigh, by name or by set (view, "
+                         "visits, by_kind, by_gap), comma-separated (default: every one of "
+                         "CORRECTION_FEATURES)")  # fmt: skip
     fitting.add_argument("--held-out", type=int, choices=(0, 1), default=1,
                          help="judge on the seeds of this parity, fit on the others")  # fmt: skip
     fitting.add_argument("--versus", metavar="INPUTS@K",
@@ -285,13 +296,13 @@ def main(argv: list[str] | None = None) -> None:
         if args.weights and (args.judge or args.out or args.versus or args.inputs):
             parser.error("--weights judges a given correction: no --judge, --out, --versus "
                          "or --inputs with it")  # fmt: skip
-        names = args.inputs.split(",") if args.inputs else None
+        names = input_names(args.inputs.split(",")) if args.inputs else None
         strengths = [float(k) for k in args.strengths.split(",")]
         versus = None
         if args.versus:
             inputs, at, k = args.versus.rpartition("@")
             try:
-                versus = (inputs.split(","), float(k)) if at else None
+                versus = (input_names(inputs.split(",")), float(k)) if at else None
             except ValueError:
                 versus = None
             if versus is None:

@@ -11,8 +11,11 @@ import pytest
 
 from parlour.bots.levels import make_bot
 from parlour.bots.scout.correction import (
+    BY_GAP,
+    BY_KIND,
     CORRECTION_FEATURES,
     CORRECTION_FILE,
+    INPUT_SETS,
     RootCorrection,
     correction_inputs,
 )
@@ -53,6 +56,36 @@ def test_the_inputs_are_centred_over_the_candidates() -> None:
     rarity = np.array([-2.0, -1.0, 3.0]) * np.sqrt(175 / np.array([100, 25, 400]))
     assert np.allclose(column("gap_x_rarity"), rarity - rarity.mean())
     assert np.allclose(x[:, 0], [-1.0, 0.0, 1.0])
+
+
+def test_the_products_are_taken_before_the_centring() -> None:
+    """``feature@kind`` is the feature of a candidate of that kind (0 for the others),
+    ``feature*mean_gap`` the feature × the mean's distance from the means' mean and
+    ``mean_gap*|mean_gap|`` that distance × its size, each centred over the candidates like the
+    rest; the named sets cover every input once."""
+    captured = FEATURES.index("captured")
+    rows = [[0.0] * len(FEATURES) for _ in range(3)]
+    for i, value in enumerate([2.0, 0.0, 3.0]):
+        rows[i][captured] = value
+    kinds = ["Show", "Scout", "ScoutShow"]
+    x = correction_inputs(rows, [0.0, -1.0, -2.0], kinds, [1.0, 2.0, 6.0], [10, 10, 10])
+    assert np.allclose(x.sum(axis=0), 0.0)
+
+    def column(name: str) -> np.ndarray:
+        return x[:, CORRECTION_FEATURES.index(name)]
+
+    def centred(values: list[float]) -> np.ndarray:
+        return np.array(values) - np.mean(values)
+
+    assert np.allclose(column("captured@Show"), centred([2.0, 0.0, 0.0]))
+    assert np.allclose(column("captured@ScoutShow"), centred([0.0, 0.0, 3.0]))
+    assert np.allclose(column("mean_gap@Scout"), centred([0.0, -1.0, 0.0]))  # gaps -2, -1, 3
+    assert np.allclose(column("captured*mean_gap"), centred([-4.0, 0.0, 9.0]))
+    assert np.allclose(column("prior*mean_gap"), centred([0.0, 1.0, -6.0]))
+    assert np.allclose(column("mean_gap*|mean_gap|"), centred([-4.0, -1.0, 9.0]))
+    assert len(BY_KIND) == 3 * (len(FEATURES) + 1) and len(BY_GAP) == len(FEATURES) + 2
+    named = [name for names in INPUT_SETS.values() for name in names]
+    assert sorted(named) == sorted(CORRECTION_FEATURES)
 
 
 def test_a_correction_file_names_the_inputs_it_weighs(tmp_path: Path) -> None:
@@ -153,6 +186,10 @@ def test_a_correction_fitted_to_an_oracles_means_drives_the_search(
     assert RootCorrection.from_file(few).inputs == ("mean_gap", "log_visits")
     with pytest.raises(SystemExit, match="--inputs"):
         scout_root_correction.main(["fit", str(data), "--inputs", "mean_gap,luck"])
+    sets = tmp_path / "sets.json"
+    scout_root_correction.main(["fit", str(data), "--inputs", "view,by_kind", "--out", str(sets)])
+    assert "captured@Scout:" in capsys.readouterr().out
+    assert RootCorrection.from_file(sets).inputs == (*INPUT_SETS["view"], *BY_KIND)
     scout_root_correction.main(["fit", str(data), "--strengths", "0.5,1",
                                 "--versus", "mean_gap,prior@0.5"])  # fmt: skip
     out = capsys.readouterr().out

@@ -4,10 +4,11 @@ The search (:mod:`parlour.bots.scout.ismcts`) values each root candidate by the 
 playouts on sampled deals. Fitted by ``bench/scout_root_correction.py`` to the means that a
 search seeing every hand gives the same candidates, a linear model of each candidate's inputs
 from the seat's view (:data:`CORRECTION_FEATURES`: the evaluation's features of the move, its
-score's distance from the best, its kind, the search's own mean and its visits) forecasts how
-much the search misjudges it against the position's other candidates (a file may weigh only
-some of the inputs); with ``ISMCTSBot(correction=strength)`` the search adds that × the
-strength to its means and plays the best. The weights ship as :data:`CORRECTION_FILE`.
+score's distance from the best, its kind, the search's own mean and its visits, and products of
+them: each feature by kind, and by the search's mean) forecasts how much the search misjudges it
+against the position's other candidates (a file may weigh only some of the inputs); with
+``ISMCTSBot(correction=strength)`` the search adds that × the strength to its means and plays
+the best. The weights ship as :data:`CORRECTION_FILE`.
 """
 
 from __future__ import annotations
@@ -26,7 +27,10 @@ from parlour.games.scout import Scout, ScoutShow
 CORRECTION_FILE = Path(__file__).with_name("scout_correction.json")
 """The shipped weights (``bench/scout_root_correction.py fit --out``)."""
 
-CORRECTION_FEATURES = (
+KINDS = ("Show", "Scout", "ScoutShow")
+"""The kinds of a root candidate (:func:`kind_of`)."""
+
+BASE_INPUTS = (
     *FEATURES,
     "prior",
     "is_scout",
@@ -35,11 +39,32 @@ CORRECTION_FEATURES = (
     "log_visits",
     "gap_x_rarity",
 )
-"""What the correction reads of a root candidate: the evaluation's features of the move, its
-score minus the best candidate's, whether it is a plain Scout or a Scout & Show, the search's
-mean for it minus the mean of the candidates' means (``mean_gap``), the logarithm of its visits,
-and ``mean_gap`` × the square root of the candidates' mean visits over its own (a mean from
-few visits is a noisier one)."""
+"""The correction's inputs of a candidate on their own: the evaluation's features of the move,
+its score minus the best candidate's, whether it is a plain Scout or a Scout & Show, the
+search's mean for it minus the mean of the candidates' means (``mean_gap``), the logarithm of
+its visits, and ``mean_gap`` × the square root of the candidates' mean visits over its own (a
+mean from few visits is a noisier one)."""
+
+BY_KIND = tuple(f"{name}@{kind}" for kind in KINDS for name in (*FEATURES, "mean_gap"))
+"""Each evaluation feature and ``mean_gap`` of a candidate of one kind (0 for the other kinds),
+named ``feature@kind``: a Scout's features may weigh otherwise than a Show's."""
+
+BY_GAP = (*(f"{name}*mean_gap" for name in (*FEATURES, "prior")), "mean_gap*|mean_gap|")
+"""Each evaluation feature and the prior × ``mean_gap``, and ``mean_gap`` × its own size: how
+much of the search's lean to trust may depend on the move and on how far the lean goes."""
+
+CORRECTION_FEATURES = (*BASE_INPUTS, *BY_KIND, *BY_GAP)
+"""Every input the correction can read of a root candidate (a file weighs some of them):
+:data:`BASE_INPUTS`, :data:`BY_KIND` and :data:`BY_GAP`."""
+
+INPUT_SETS = {
+    "view": BASE_INPUTS[: len(FEATURES) + 4],
+    "visits": ("log_visits", "gap_x_rarity"),
+    "by_kind": BY_KIND,
+    "by_gap": BY_GAP,
+}
+"""Named sets of inputs (``bench/scout_root_correction.py fit --inputs view,by_kind``): the
+first correction read ``view``, the candidate's own inputs without its visits."""
 
 
 def kind_of(action: Any) -> str:
@@ -57,16 +82,22 @@ def correction_inputs(
     visits: Sequence[float],
 ) -> np.ndarray:
     """The correction's inputs for one position's candidates, a row each
-    (:data:`CORRECTION_FEATURES`), centred over the candidates: only their differences count.
+    (:data:`CORRECTION_FEATURES`), centred over the candidates: only their differences count
+    (a product such as ``captured@Scout`` is taken before the centring).
     ``rows``: the evaluation's features of each move; ``kinds``: :func:`kind_of` each;
     ``visits``: the search's visits of each (at least 1)."""
     mean_of_means = sum(means) / len(means)
     mean_visits = sum(visits) / len(visits)
-    x = np.array([
+    base = np.array([
         [*row, prior, float(kind == "Scout"), float(kind == "ScoutShow"), mean - mean_of_means,
          math.log(n), (mean - mean_of_means) * math.sqrt(mean_visits / n)]
         for row, prior, kind, mean, n in zip(rows, priors, kinds, means, visits, strict=True)
     ])  # fmt: skip
+    own = base[:, : len(FEATURES) + 4]  # the features, the prior, the kind, mean_gap
+    gap = own[:, -1:]
+    of_kind = np.array([[kind == k for k in KINDS] for kind in kinds], dtype=float)
+    by_kind = [np.hstack([own[:, : len(FEATURES)], gap]) * of_kind[:, [j]] for j in range(3)]
+    x = np.hstack([base, *by_kind, own[:, : len(FEATURES) + 1] * gap, gap * np.abs(gap)])
     centred: np.ndarray = x - x.mean(axis=0)
     return centred
 
@@ -145,8 +176,13 @@ class RootCorrection:
 
 
 __all__ = [
+    "BASE_INPUTS",
+    "BY_GAP",
+    "BY_KIND",
     "CORRECTION_FEATURES",
     "CORRECTION_FILE",
+    "INPUT_SETS",
+    "KINDS",
     "RootCorrection",
     "correction_inputs",
     "kind_of",
