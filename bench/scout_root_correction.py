@@ -9,21 +9,20 @@ evaluation's features of the move from the seat's view, its score's distance fro
 the searcher's mean and visits, the policy network's log-probability of the move (``net``, for
 analyses; the correction does not read it), and the oracle's mean.
 
-``fit``: a *correction* — ridge regression, fitted on the games of even seeds and judged on
-the odd ones, of each candidate's oracle mean minus the mean over the position's candidates,
-less the same for the searcher's means, on the candidate's inputs (:data:`CORRECTION_FEATURES`,
-or the subset ``--inputs`` names, by name or by set of :data:`INPUT_SETS`, centred over the
-position's candidates; ``--held-out 0``
-fits on the odd seeds and judges on the even) — and, on the held-out positions, the regret a move
-(the oracle's best mean minus that of the move chosen) of the searcher's own choice (the most
-visited), of its best mean, and of its best mean plus the correction × ``--strengths``, each
-paired with the most visited (and with ``--versus INPUTS@K``, with K × the correction of
-other inputs, fitted alike). ``fit`` takes several data files, their positions pooled; with
-``--judge FILE`` it fits on every game of them and judges on the positions of ``FILE`` (games
-the fit never saw) instead; with ``--weights FILE`` it fits nothing and judges that correction
-(a file ``fit --out`` wrote, e.g. the shipped one) on every position of the data. What the
-view can tell about where the search errs, a correction finds; what only the hidden cards
-tell, it cannot.
+``fit``: a *correction* — ridge regression, fitted on the games of even seeds and judged on the
+odd ones, of each candidate's oracle mean minus the mean over the position's candidates, less
+the same for the searcher's means, on the candidate's inputs (:data:`CORRECTION_FEATURES`, or
+the subset ``--inputs`` names, by name or by set of :data:`INPUT_SETS`, centred over the
+position's candidates; ``--held-out 0`` fits on the odd seeds and judges on the even) — and, on
+the held-out positions, the regret a move (the oracle's best mean minus that of the move chosen)
+of the searcher's own choice (the most visited), of its best mean, and of its best mean plus the
+correction × ``--strengths``, each paired with the most visited (and with ``--versus INPUTS@K``,
+with K × the correction of other inputs, fitted alike). ``fit`` takes several data files, their
+positions pooled; with ``--judge FILE`` it fits on every game of them and judges on the
+positions of ``FILE`` (games the fit never saw) instead; with ``--weights FILE`` it fits nothing
+and judges that correction (a file ``fit --out`` wrote, e.g. the shipped one) on every position
+of the data. What the view can tell about where the search errs, a correction finds; what only
+the hidden cards tell, it cannot.
 
     python bench/scout_root_correction.py data --games 70 --workers 2 --out /tmp/rc.json
     python bench/scout_root_correction.py fit /tmp/rc.json

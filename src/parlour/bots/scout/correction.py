@@ -30,18 +30,13 @@ CORRECTION_FILE = Path(__file__).with_name("scout_correction.json")
 KINDS = ("Show", "Scout", "ScoutShow")
 """The kinds of a root candidate (:func:`kind_of`)."""
 
-BASE_INPUTS = (
-    *FEATURES,
-    "prior",
-    "is_scout",
-    "is_scout_show",
-    "mean_gap",
-    "log_visits",
-    "gap_x_rarity",
-)
-"""The correction's inputs of a candidate on their own: the evaluation's features of the move,
-its score minus the best candidate's, whether it is a plain Scout or a Scout & Show, the
-search's mean for it minus the mean of the candidates' means (``mean_gap``), the logarithm of
+VIEW_INPUTS = (*FEATURES, "prior", "is_scout", "is_scout_show", "mean_gap")
+"""The evaluation's features of the move, its score minus the best candidate's, whether it is
+a plain Scout or a Scout & Show, and the search's mean for it minus the mean of the candidates'
+means (``mean_gap``): what the first correction read (the shipped file weighs these)."""
+
+BASE_INPUTS = (*VIEW_INPUTS, "log_visits", "gap_x_rarity")
+"""The correction's inputs of a candidate on their own: :data:`VIEW_INPUTS`, the logarithm of
 its visits, and ``mean_gap`` × the square root of the candidates' mean visits over its own (a
 mean from few visits is a noisier one)."""
 
@@ -58,13 +53,12 @@ CORRECTION_FEATURES = (*BASE_INPUTS, *BY_KIND, *BY_GAP)
 :data:`BASE_INPUTS`, :data:`BY_KIND` and :data:`BY_GAP`."""
 
 INPUT_SETS = {
-    "view": BASE_INPUTS[: len(FEATURES) + 4],
-    "visits": ("log_visits", "gap_x_rarity"),
+    "view": VIEW_INPUTS,
+    "visits": BASE_INPUTS[len(VIEW_INPUTS) :],
     "by_kind": BY_KIND,
     "by_gap": BY_GAP,
 }
-"""Named sets of inputs (``bench/scout_root_correction.py fit --inputs view,by_kind``): the
-first correction read ``view``, the candidate's own inputs without its visits."""
+"""Named sets of inputs (``bench/scout_root_correction.py fit --inputs view,by_kind``)."""
 
 
 def kind_of(action: Any) -> str:
@@ -93,11 +87,11 @@ def correction_inputs(
          math.log(n), (mean - mean_of_means) * math.sqrt(mean_visits / n)]
         for row, prior, kind, mean, n in zip(rows, priors, kinds, means, visits, strict=True)
     ])  # fmt: skip
-    own = base[:, : len(FEATURES) + 4]  # the features, the prior, the kind, mean_gap
-    gap = own[:, -1:]
+    features, prior = base[:, : len(FEATURES)], base[:, [len(FEATURES)]]
+    gap = base[:, [VIEW_INPUTS.index("mean_gap")]]
     of_kind = np.array([[kind == k for k in KINDS] for kind in kinds], dtype=float)
-    by_kind = [np.hstack([own[:, : len(FEATURES)], gap]) * of_kind[:, [j]] for j in range(3)]
-    x = np.hstack([base, *by_kind, own[:, : len(FEATURES) + 1] * gap, gap * np.abs(gap)])
+    by_kind = [np.hstack([features, gap]) * of_kind[:, [j]] for j in range(len(KINDS))]
+    x = np.hstack([base, *by_kind, np.hstack([features, prior]) * gap, gap * np.abs(gap)])
     centred: np.ndarray = x - x.mean(axis=0)
     return centred
 
@@ -183,6 +177,7 @@ __all__ = [
     "CORRECTION_FILE",
     "INPUT_SETS",
     "KINDS",
+    "VIEW_INPUTS",
     "RootCorrection",
     "correction_inputs",
     "kind_of",
