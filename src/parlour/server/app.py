@@ -453,10 +453,13 @@ async def serve_socket(websocket: WebSocket, hub: Hub, settings: Settings) -> No
         pass
     finally:
         inbox.put_nowait(None)  # what this connection sent is handled before it leaves
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(asyncio.shield(worker), settings.db_busy_timeout_s + 1)
-        room.disconnect(conn)
-        conn.queue.put_nowait(None)
+        try:
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(settings.db_busy_timeout_s + 1):
+                    await asyncio.shield(worker)
+        finally:  # and if this wait is cancelled (the server stops), it leaves all the same
+            room.disconnect(conn)
+            conn.queue.put_nowait(None)
         with contextlib.suppress(Exception):
             await writer
 
@@ -486,7 +489,8 @@ async def _hello(
     refused = 0
     while True:
         try:
-            msg = await asyncio.wait_for(websocket.receive(), deadline - time.monotonic())
+            async with asyncio.timeout(deadline - time.monotonic()):
+                msg = await websocket.receive()
         except TimeoutError:
             await _send(websocket, error("hello_first", room.table.state_id))
             await websocket.close(code=4408)

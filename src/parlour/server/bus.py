@@ -172,7 +172,8 @@ class Bus:
             asyncio.create_task(self._send_forever(), name="bus-send"),
         ]
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._subscribed.wait(), wait_s)
+            async with asyncio.timeout(wait_s):
+                await self._subscribed.wait()
 
     async def close(self) -> None:
         """Stop (what is still queued is dropped) and close the Redis client."""
@@ -293,5 +294,6 @@ class Bus:
                 await asyncio.sleep(pause)
             else:  # Redis is away: wait, or stop waiting as soon as it answers again
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._back.wait(), pause)
+                    async with asyncio.timeout(pause):
+                        await self._back.wait()
             backoff = min(2.0, backoff * 2)

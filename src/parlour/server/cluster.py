@@ -495,7 +495,8 @@ class ClusterHub(Hub):
         msg = {"k": "rpc", "id": rid, "from": self.node, "op": op, "t": table_id, "a": args}
         self.bus.post(node, msg, failed)
         try:
-            found = await asyncio.wait_for(answer, 5.0)
+            async with asyncio.timeout(5.0):
+                found = await answer
         except TimeoutError:
             raise ProtocolError("unavailable", MOVED_AWAY) from None
         finally:

@@ -44,8 +44,9 @@ class BotDriver:
 
     async def run_forever(self) -> None:
         """Drive the computers until cancelled."""
-        # A bot whose move went stale is simply asked again.
-        while True:
+        # A bot whose move went stale is simply asked again. It ends when the room is dropped
+        # even if the cancellation were lost on its way.
+        while not self.room.dropped:
             await self.wake.wait()
             self.wake.clear()
             try:
@@ -84,7 +85,8 @@ class BotDriver:
         limit = self.room.hub.settings.bot_timeout_s
         try:
             choosing = self.room.hub.bots.choose(table.game, level, table.view(seat), legal, seed)
-            text = await asyncio.wait_for(choosing, limit)
+            async with asyncio.timeout(limit):
+                text = await choosing
             return table.spec.parse_action(text)
         except TimeoutError:
             text = "bot fallback: the %s bot in seat %s at table %s overran %s s; plays a fallback"

@@ -341,7 +341,7 @@ class RealtimeRoom(Room):
 
     async def _probe_loop(self) -> None:
         every = self.hub.settings.rtt_probe_ms / 1000
-        while True:
+        while not self._dropped:
             await asyncio.sleep(every)
             for conn in list(self.conns):
                 if conn.seat is not None:
@@ -461,7 +461,8 @@ class RealtimeRoom(Room):
         return done
 
     async def _driver(self) -> None:
-        while True:
+        # Ends when the room is dropped even if the cancellation were lost on its way.
+        while not self._dropped:
             timeout: float | None = None
             try:
                 if not self.hub.can_write(self.table_id):  # nothing could be stored: wait
@@ -486,7 +487,8 @@ class RealtimeRoom(Room):
             if timeout is not None:
                 timeout = max(timeout, 0.0005)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout)
+                async with asyncio.timeout(timeout):
+                    await self._wake.wait()
             self._wake.clear()
 
     def _hold_if_behind(self) -> None:

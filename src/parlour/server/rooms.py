@@ -529,6 +529,11 @@ class Room:
         """Wake the driver: computers may have a move to make."""
         self._wake.set()
 
+    @property
+    def dropped(self) -> bool:
+        """Whether this room has been dropped (:meth:`cancel`): its tasks are to end."""
+        return self._dropped
+
     def cancel(self) -> None:
         """Cancel this room's tasks (without waiting for them): the room is being dropped.
 
