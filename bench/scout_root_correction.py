@@ -6,7 +6,8 @@ play-phase decision (with a choice, after the round's first move) the searcher (
 an *oracle* (the same search with ``--oracle-iterations`` on the true deal, every hand seen, as
 in ``scout_move_regret.py``) values the same root candidates. Per candidate it records the
 evaluation's features of the move from the seat's view, its score's distance from the best,
-the searcher's mean and visits, the policy network's log-probability of the move (``net``, for
+the searcher's mean and visits (and its mean with the playouts weighed by the inference:
+``inf_mean``), the policy network's log-probability of the move (``net``, for
 analyses; the correction does not read it), and the oracle's mean.
 
 ``fit``: a *correction* — ridge regression, fitted on the games of even seeds and judged on the
@@ -64,7 +65,7 @@ if __package__ in (None, ""):  # run as a script: make `bench` importable
 
 from bench.scout_search_variants import Omniscient
 
-EXPERT = {"iterations": 2200, "particles": 256, "inference": False}
+EXPERT = {"iterations": 2200, "particles": 256, "inference": False, "inference_means": True}
 
 
 def play(task: tuple[int, str, int, int, int, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -119,6 +120,7 @@ def position(
             "prior": ranked[action],
             "mean": mean,
             "visits": searcher.last_visits[action],
+            "inf_mean": searcher.last_inf_means.get(action, mean),
             "net": net[action],
             "oracle": judge.last_means[action],
             "chosen": action == chosen,
@@ -137,8 +139,10 @@ def inputs(
     means = np.array([c["mean"] for c in cands])
     oracle = np.array([c["oracle"] for c in cands])
     visits = np.array([c["visits"] for c in cands], dtype=float)
+    inf_means = [c.get("inf_mean", c["mean"]) for c in cands]  # older data: none recorded
     x = correction_inputs([c["features"] for c in cands], [c["prior"] for c in cands],
-                          [c["kind"] for c in cands], means.tolist(), visits.tolist())  # fmt: skip
+                          [c["kind"] for c in cands], means.tolist(), visits.tolist(),
+                          inf_means)  # fmt: skip
     return x[:, columns], means, oracle, visits
 
 

@@ -261,3 +261,54 @@ def test_a_spec_can_name_a_correction_file(tmp_path: Path, monkeypatch: pytest.M
         with pytest.raises(ValueError, match=match) as error:
             make_bot("scout", spec)
         assert spec in str(error.value)
+
+
+def test_the_inference_input_is_the_weighted_mean_less_the_plain_one() -> None:
+    """``inf_gap``: each candidate's mean with the playouts weighed by the inference minus its
+    plain mean, centred like the rest; without weighted means it is 0 (older data)."""
+    rows = [[0.0] * len(FEATURES) for _ in range(3)]
+    args = (rows, [0.0, -1.0, -2.0], ["Show", "Scout", "Show"], [1.0, 2.0, 6.0], [10, 10, 10])
+    column = CORRECTION_FEATURES.index("inf_gap")
+    weighed = correction_inputs(*args, [2.0, 1.0, 6.0])
+    assert np.allclose(weighed[:, column], [1.0 - 0.0, -1.0 - 0.0, 0.0 - 0.0] - np.mean([1, -1, 0]))
+    assert np.allclose(correction_inputs(*args)[:, column], 0.0)
+    assert np.array_equal(np.delete(weighed, column, axis=1),
+                          np.delete(correction_inputs(*args), column, axis=1))  # fmt: skip
+    assert INPUT_SETS["inference"] == ("inf_gap",)
+
+
+def test_weighted_means_leave_the_search_alone_and_feed_the_correction(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``inference_means``: the same search (moves, visits, means from the same draws), and
+    per root candidate its mean with each playout weighed by its deal's inference weight; a
+    correction that reads ``inf_gap`` turns it on by itself and adds its weight × the centred
+    gap. Deals weighted alike give the plain means exactly."""
+    gap = weights_file(tmp_path, "gap", inf_gap=2.0)
+    checked = differs = 0
+    for state, seat, legal in searched_plays(eval_positions(4, 5, rounds=2)[6::4]):
+        view = scout.view(state, seat)
+        plain = ISMCTSBot(iterations=120, particles=16, inference=False)
+        action = plain.choose(view, legal, random.Random(3))
+        weighed = ISMCTSBot(iterations=120, particles=16, inference=False, inference_means=True)
+        assert weighed.choose(view, legal, random.Random(3)) == action
+        assert (weighed.last_visits, weighed.last_means) == (plain.last_visits, plain.last_means)
+        assert set(weighed.last_inf_means) == set(plain.last_means)
+        differs += weighed.last_inf_means != plain.last_means
+        fed = ISMCTSBot(iterations=120, particles=16, inference=False, correction=0.5,
+                        correction_file=gap)  # fmt: skip
+        fed.choose(view, legal, random.Random(3))
+        assert fed.inference_means and fed.last_inf_means == weighed.last_inf_means
+        gaps = {a: fed.last_inf_means[a] - fed.last_means[a] for a in fed.last_means}
+        centre = sum(gaps.values()) / len(gaps)
+        assert fed.last_corrections == pytest.approx(
+            {a: 0.5 * 2.0 * (g - centre) for a, g in gaps.items()}
+        )
+        checked += 1
+    assert checked >= 5 and differs >= 3
+    monkeypatch.setattr("parlour.bots.scout.ismcts.log_likelihood", lambda *args: 0.0)
+    for state, seat, legal in searched_plays(eval_positions(4, 5, rounds=2)[6::8]):
+        alike = ISMCTSBot(iterations=120, particles=16, inference=False, inference_means=True)
+        alike.choose(scout.view(state, seat), legal, random.Random(3))
+        assert alike.last_inf_means == alike.last_means
+    assert make_bot("scout", "expert:it=20/inference_means=true").bot.inference_means

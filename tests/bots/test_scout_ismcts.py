@@ -4,6 +4,7 @@ and more iterations playing better."""
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 import time
@@ -757,3 +758,27 @@ def test_deal_trees_search_each_deal_in_a_tree_of_its_own_and_pool_the_root() ->
     assert checked >= 3
     with pytest.raises(ValueError, match="deal_trees"):
         ISMCTSBot(deal_trees=0)
+
+
+def test_root_halving_shares_the_root_out_by_sequential_halving() -> None:
+    """``root_halving``: the budget in ⌈log₂ k⌉ equal phases over the root's k candidates; in
+    each, the candidates still in are searched in turn, then the worse half by mean drops out,
+    two remaining for the last; the move is the better mean of those two."""
+    checked = 0
+    for state, seat, legal in searched_plays(eval_positions(4, 6)[4:40:3]):
+        view = scout.view(state, seat)
+        bot = ISMCTSBot(iterations=300, particles=16, root_halving=True)
+        action = bot.choose(view, legal, random.Random(5))
+        visits, means = bot.last_visits, bot.last_means
+        if len(visits) <= 2:
+            continue
+        assert bot.last_iterations == sum(visits.values()) == 300
+        phases = math.ceil(math.log2(len(visits)))
+        assert min(visits.values()) >= 300 // phases // len(visits)
+        finalists = sorted(visits, key=lambda a: -visits[a])[:2]
+        assert action in finalists and means[action] == max(means[a] for a in finalists)
+        assert all(
+            visits[f] > n for f in finalists for a, n in visits.items() if a not in finalists
+        )
+        checked += 1
+    assert checked >= 3

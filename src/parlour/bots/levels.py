@@ -88,6 +88,8 @@ SEARCH_OPTIONS = {
     "correction": float,
     "correction_file": str,
     "deal_trees": int,
+    "root_halving": bool,
+    "inference_means": bool,
 }
 """The settings of :class:`~parlour.bots.scout.ismcts.ISMCTSBot` a spec may give after its
 budget, ``name=value`` separated by slashes (``true``/``false`` for the yes-or-no ones), and

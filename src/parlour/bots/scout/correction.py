@@ -48,15 +48,22 @@ BY_GAP = (*(f"{name}*mean_gap" for name in (*FEATURES, "prior")), "mean_gap*|mea
 """Each evaluation feature and the prior × ``mean_gap``, and ``mean_gap`` × its own size: how
 much of the search's lean to trust may depend on the move and on how far the lean goes."""
 
-CORRECTION_FEATURES = (*BASE_INPUTS, *BY_KIND, *BY_GAP)
+INFERENCE_INPUTS = ("inf_gap",)
+"""The candidate's mean with its playouts weighed by the inference's weight of their deals
+(``ISMCTSBot(inference_means=True)``: the deals drawn alike, each then weighted by how likely it
+makes the opponents' past moves) minus its plain mean: where reading the opponents would move
+the search's value of the move, for the correction to trust as far as it earns."""
+
+CORRECTION_FEATURES = (*BASE_INPUTS, *BY_KIND, *BY_GAP, *INFERENCE_INPUTS)
 """Every input the correction can read of a root candidate (a file weighs some of them):
-:data:`BASE_INPUTS`, :data:`BY_KIND` and :data:`BY_GAP`."""
+:data:`BASE_INPUTS`, :data:`BY_KIND`, :data:`BY_GAP` and :data:`INFERENCE_INPUTS`."""
 
 INPUT_SETS = {
     "view": VIEW_INPUTS,
     "visits": BASE_INPUTS[len(VIEW_INPUTS) :],
     "by_kind": BY_KIND,
     "by_gap": BY_GAP,
+    "inference": INFERENCE_INPUTS,
 }
 """Named sets of inputs (``bench/scout_root_correction.py fit --inputs view,by_kind``)."""
 
@@ -74,12 +81,14 @@ def correction_inputs(
     kinds: Sequence[str],
     means: Sequence[float],
     visits: Sequence[float],
+    inf_means: Sequence[float] | None = None,
 ) -> np.ndarray:
     """The correction's inputs for one position's candidates, a row each
     (:data:`CORRECTION_FEATURES`), centred over the candidates: only their differences count
     (a product such as ``captured@Scout`` is taken before the centring).
     ``rows``: the evaluation's features of each move; ``kinds``: :func:`kind_of` each;
-    ``visits``: the search's visits of each (at least 1)."""
+    ``visits``: the search's visits of each (at least 1); ``inf_means``: each one's mean with
+    the playouts weighed by the inference (none: the plain means, ``inf_gap`` 0)."""
     mean_of_means = sum(means) / len(means)
     mean_visits = sum(visits) / len(visits)
     base = np.array([
@@ -91,7 +100,8 @@ def correction_inputs(
     gap = base[:, [VIEW_INPUTS.index("mean_gap")]]
     of_kind = np.array([[kind == k for k in KINDS] for kind in kinds], dtype=float)
     by_kind = [np.hstack([features, gap]) * of_kind[:, [j]] for j in range(len(KINDS))]
-    x = np.hstack([base, *by_kind, np.hstack([features, prior]) * gap, gap * np.abs(gap)])
+    inf_gap = np.array([[a - b] for a, b in zip(inf_means or means, means, strict=True)])
+    x = np.hstack([base, *by_kind, np.hstack([features, prior]) * gap, gap * np.abs(gap), inf_gap])
     centred: np.ndarray = x - x.mean(axis=0)
     return centred
 
@@ -136,10 +146,12 @@ class RootCorrection:
         priors: Sequence[float],
         means: Sequence[float],
         visits: Sequence[float],
+        inf_means: Sequence[float] | None = None,
     ) -> list[float]:
         """What to add to each candidate's mean, in points (they sum to 0)."""
         rows = [features(view, a) for a in actions]
-        x = correction_inputs(rows, priors, [kind_of(a) for a in actions], means, visits)
+        kinds = [kind_of(a) for a in actions]
+        x = correction_inputs(rows, priors, kinds, means, visits, inf_means)
         return [float(v) for v in x @ self.weights]
 
     def choose(
@@ -149,11 +161,13 @@ class RootCorrection:
         means: Mapping[Any, float],
         visits: Mapping[Any, int],
         strength: float,
+        inf_means: Mapping[Any, float] | None = None,
     ) -> tuple[Any, dict[Any, float]]:
         """The searched candidate with the best mean plus ``strength`` × its correction (ties to
         the evaluation's order), and what was added to each. ``ranked``: the root's actions by
         the evaluation, best first, with their scores minus the best; ``means``: the search's
-        mean and visits of each candidate it searched."""
+        mean and visits of each candidate it searched; ``inf_means``: its means weighed by the
+        inference (:data:`INFERENCE_INPUTS`)."""
         order = {a: i for i, (a, _) in enumerate(ranked)}
         priors = dict(ranked)
         actions = sorted(means, key=order.__getitem__)
@@ -163,6 +177,7 @@ class RootCorrection:
             [priors[a] for a in actions],
             [means[a] for a in actions],
             [visits[a] for a in actions],
+            [inf_means[a] for a in actions] if inf_means is not None else None,
         )
         added = {a: strength * add for a, add in zip(actions, adds, strict=True)}
         best = max(actions, key=lambda a: (means[a] + added[a], -order[a]))
@@ -175,6 +190,7 @@ __all__ = [
     "BY_KIND",
     "CORRECTION_FEATURES",
     "CORRECTION_FILE",
+    "INFERENCE_INPUTS",
     "INPUT_SETS",
     "KINDS",
     "VIEW_INPUTS",

@@ -45,7 +45,15 @@ from parlour.bots.scout.features import (
     EvalBot,
     load_weights,
 )
-from parlour.bots.scout.inference import TEMPERATURE, flipped, sample_deals, state_view
+from parlour.bots.scout.inference import (
+    TEMPERATURE,
+    decisions,
+    flipped,
+    log_likelihood,
+    sample_deals,
+    state_view,
+    tempered,
+)
 from parlour.bots.scout.opponent_model import model_move, model_rollout, searched_move
 from parlour.bots.scout.search import (
     end_value,
@@ -70,6 +78,10 @@ evaluation's :data:`ROOT_TOP` best other actions."""
 
 MAX_PARTICLES = 64
 """At most this many sampled deals per move."""
+
+INFERENCE_MEANS_ESS = 0.25
+"""With ``inference_means``, the deals' weights are tempered to an effective size of at least
+this share of them (:func:`~parlour.bots.scout.inference.tempered`)."""
 
 
 class Node:
@@ -160,7 +172,13 @@ class ISMCTSBot:
     <parlour.bots.scout.correction.RootCorrection.choose>`); ``deal_trees``: instead of one
     tree over every deal, that many deals drawn by their weights, each searched in a tree of
     its own (every hand of it seen: determinized search), the iterations shared out in turn and
-    the trees' root statistics pooled (``None``: one tree; screened, it chose no better).
+    the trees' root statistics pooled (``None``: one tree; screened, it chose no better);
+    ``root_halving``: the root's visits shared out by sequential halving instead of UCB1
+    (:meth:`halve`; screened, it chose no better); ``inference_means``: with the deals drawn
+    alike, also weigh each root candidate's playouts by the inference's weight of their deal
+    (:meth:`weigh_deals`), for a correction that reads the difference
+    (:data:`~parlour.bots.scout.correction.INFERENCE_INPUTS`; on by itself with such a
+    correction).
     """
 
     name = "ismcts"
@@ -203,7 +221,10 @@ class ISMCTSBot:
         correction: float = 0.0,
         correction_file: str | None = None,
         deal_trees: int | None = None,
+        root_halving: bool = False,
+        inference_means: bool = False,
     ) -> None:
+        self.root_halving = root_halving
         if deal_trees is not None and deal_trees < 1:
             raise ValueError(f"deal_trees is at least 1, not {deal_trees!r}")
         self.deal_trees = deal_trees
@@ -249,6 +270,12 @@ class ISMCTSBot:
             RootCorrection.from_file(correction_file or CORRECTION_FILE) if correction else None
         )
         self.correction_strength = correction
+        self.inference_means = inference_means or (
+            self.correction is not None and "inf_gap" in self.correction.inputs
+        )
+        self.last_inf_means: dict[Any, float] = {}
+        self._deal_weights: list[float] = []
+        self._inf_sums: dict[Any, list[float]] = {}
         self.last_corrections: dict[Any, float] = {}
         self.totals: tuple[int, ...] | None = None  # set per move: see iterate
         if prior not in ("eval", "net"):
@@ -325,6 +352,7 @@ class ISMCTSBot:
             tuple(view["totals"]) if self.lead or (self.objective == "win" and last_round) else None
         )
         deals, cum = self.sample(view, rng, start)
+        self.weigh_deals(view, deals)
         root = Node()
         root.ranked = self.rank(view, legal) if self.net is None else self.rank_by_net(view, legal)
         if (
@@ -347,14 +375,17 @@ class ISMCTSBot:
             trees = [(Node(), deals[i]) for i in picks]
             for tree, _ in trees:
                 tree.ranked = root.ranked
+        if self.root_halving and not trees and view["phase"] != "flip" and len(root.ranked) > 2:
+            finalists = self.halve(root, view, deals, cum, seat, rng, start)
+            return self.finish(root, view, finalists)
         iterations = 0
         while True:
             if trees:
                 tree, deal = trees[iterations % len(trees)]
                 self.iterate(tree, deal, seat, rng)
             else:
-                deal = deals[rng.choices(range(len(deals)), cum_weights=cum)[0]]
-                self.iterate(root, deal, seat, rng)
+                index = rng.choices(range(len(deals)), cum_weights=cum)[0]
+                self.iterate(root, deals[index], seat, rng, weight=self.deal_weight(index))
             iterations += 1
             if self.iterations is not None:
                 if iterations >= self.iterations:
@@ -367,24 +398,140 @@ class ISMCTSBot:
                 pooled = root.children.setdefault(action, Node())
                 pooled.n += child.n
                 pooled.w += child.w
+        return self.finish(root, view)
+
+    def finish(self, root: Node, view: Mapping[str, Any], finalists: Sequence[Any] = ()) -> Any:
+        """The move from the searched root: the best corrected mean with ``correction``, else
+        the best mean of the ``finalists`` of :meth:`halve` if any, else the most visited (at a
+        flip, the better mean)."""
+        assert root.ranked is not None
         self.last_visits = {a: c.n for a, c in root.children.items()}
         self.last_means = {a: c.w / c.n for a, c in root.children.items()}
+        self.last_inf_means = {
+            a: sums[1] / sums[0] if sums[0] > 0 else self.last_means[a]
+            for a, sums in self._inf_sums.items()
+        }
         ranked = [a for a, _ in root.ranked]
         self.last_corrections = {}
         if self.correction is not None and view["phase"] != "flip" and len(root.children) > 1:
             best, self.last_corrections = self.correction.choose(
-                view, root.ranked, self.last_means, self.last_visits, self.correction_strength
+                view,
+                root.ranked,
+                self.last_means,
+                self.last_visits,
+                self.correction_strength,
+                self.last_inf_means if self.inference_means else None,
             )
             return best
 
         def merit(a: Any) -> tuple[float, ...]:
             child = root.children[a]
             mean = child.w / child.n
-            if view["phase"] == "flip":
+            if view["phase"] == "flip" or finalists:
                 return (mean, -ranked.index(a))  # both searched alike: the better mean
             return (child.n, mean, -ranked.index(a))
 
-        return max(root.children, key=merit)
+        return max(finalists or root.children, key=merit)
+
+    def halve(
+        self,
+        root: Node,
+        view: Mapping[str, Any],
+        deals: Sequence[State],
+        cum: Sequence[float],
+        seat: int,
+        rng: random.Random,
+        start: float,
+    ) -> list[Any]:
+        """``root_halving``: sequential halving over the root's candidates. The budget is cut
+        into ⌈log₂ k⌉ equal phases; in each, every candidate still in is searched in turn (the
+        tree below it by UCB1 as usual), then the worse half by mean (plus ``correction`` ×
+        its correction) drops out, until one or two remain for the last phase. Every candidate
+        gets visits enough for a fair mean, where UCB1 spends nearly all of them on the few
+        best (a choice by the means, as the correction makes, wants the former). Returns the
+        candidates of the last phase."""
+        assert root.ranked is not None
+        alive = [a for a, _ in root.ranked]
+        phases = max(1, math.ceil(math.log2(len(alive))))
+        total = self.iterations
+        began = time.perf_counter()
+        done = 0
+        for phase in range(phases):
+            if total is not None:
+                end = total * (phase + 1) // phases
+                while done < end or done < len(alive) * (phase + 1):
+                    self.iterate_from(root, alive[done % len(alive)], deals, cum, seat, rng)
+                    done += 1
+            else:
+                left = max(0.0, self.budget_s - (began - start))
+                deadline = began + left * (phase + 1) / phases
+                turn = 0
+                while turn < len(alive) or time.perf_counter() < deadline:
+                    self.iterate_from(root, alive[turn % len(alive)], deals, cum, seat, rng)
+                    turn += 1
+                    done += 1
+            if phase < phases - 1:
+                keep = max(2, math.ceil(len(alive) / 2)) if phase < phases - 2 else 2
+                alive = self.best_of(root, view, alive)[:keep]
+        self.last_iterations = done
+        return alive
+
+    def iterate_from(
+        self,
+        root: Node,
+        action: Any,
+        deals: Sequence[State],
+        cum: Sequence[float],
+        seat: int,
+        rng: random.Random,
+    ) -> None:
+        """One iteration on a deal drawn by its weight, ``action`` played at the root."""
+        index = rng.choices(range(len(deals)), cum_weights=cum)[0]
+        self.iterate(root, deals[index], seat, rng, forced=action, weight=self.deal_weight(index))
+
+    def best_of(self, root: Node, view: Mapping[str, Any], alive: Sequence[Any]) -> list[Any]:
+        """``alive`` best first by their means (plus ``correction`` × their corrections),
+        ties to the evaluation's order."""
+        means = {a: root.children[a].w / root.children[a].n for a in alive}
+        adds = dict.fromkeys(alive, 0.0)
+        if self.correction is not None:
+            visits = {a: root.children[a].n for a in alive}
+            ranked = [(a, p) for a, p in root.ranked or () if a in means]
+            inf = {a: self.last_inf_mean(root, a) for a in alive} if self.inference_means else None
+            _, adds = self.correction.choose(
+                view, ranked, means, visits, self.correction_strength, inf
+            )
+        order = {a: i for i, a in enumerate(alive)}
+        return sorted(alive, key=lambda a: (-(means[a] + adds[a]), order[a]))
+
+    def weigh_deals(self, view: Mapping[str, Any], deals: Sequence[State]) -> None:
+        """``inference_means``: each deal's weight by the inference (the opponents' past
+        moves under the opponent model, tempered to an effective size of at least a quarter
+        of the deals; the largest 1), for :meth:`iterate` to weigh the root's playouts by."""
+        self._inf_sums = {}
+        self._deal_weights = []
+        if not self.inference_means or view["phase"] == "flip":
+            return
+        past = decisions(view)
+        logs = [
+            log_likelihood(view, past, deal.hands, self.model_weights, self.inference_temperature)
+            if past
+            else 0.0
+            for deal in deals
+        ]
+        logs = tempered(logs, INFERENCE_MEANS_ESS)
+        top = max(logs)
+        self._deal_weights = [math.exp(lw - top) for lw in logs]
+
+    def deal_weight(self, index: int) -> float | None:
+        """The inference's weight of deal ``index`` (``None`` without ``inference_means``)."""
+        return self._deal_weights[index] if self._deal_weights else None
+
+    def last_inf_mean(self, root: Node, action: Any) -> float:
+        """``action``'s mean so far with its playouts weighed by their deals' weights."""
+        total, weighted = self._inf_sums.get(action, (0.0, 0.0))
+        child = root.children[action]
+        return weighted / total if total > 0 else child.w / child.n
 
     def rank(self, view: Mapping[str, Any], legal: Sequence[Any]) -> list[tuple[Any, float]]:
         """``legal`` by the evaluation, best first, with each score minus the best (≤ 0)."""
@@ -437,9 +584,19 @@ class ISMCTSBot:
 
     # -- one iteration ----------------------------------------------------------------------
 
-    def iterate(self, root: Node, deal: State, seat: int, rng: random.Random) -> None:
-        """One descent from ``root`` on ``deal``, one new node, one playout, the backup (the
-        share of the win × ``SCALE`` when :attr:`totals` is set)."""
+    def iterate(
+        self,
+        root: Node,
+        deal: State,
+        seat: int,
+        rng: random.Random,
+        forced: Any = None,
+        weight: float | None = None,
+    ) -> None:
+        """One descent from ``root`` on ``deal`` (``forced``: the root action to play, else
+        UCB1 picks it), one new node, one playout, the backup (the share of the win ×
+        ``SCALE`` when :attr:`totals` is set); ``weight``: the deal's by the inference, summed
+        with the weighted value under the root action (:meth:`weigh_deals`)."""
         node, path, state, totals, lead = root, [root], deal, self.totals, self.lead
         flip_phase = root.ranked is not None and isinstance(root.ranked[0][0], Flip)
         value: float | None = None
@@ -485,7 +642,10 @@ class ISMCTSBot:
                     value = static_value(state, seat, self.hand_weights, totals, lead)
                 break
             if node is root:
-                action = self.select_flip(node) if flip_phase else self.select(node)
+                if forced is not None:
+                    action = forced
+                else:
+                    action = self.select_flip(node) if flip_phase else self.select(node)
                 if isinstance(action, Flip):
                     if action.flip:
                         state = with_hand(state, seat, flipped(state.hands[seat]))
@@ -526,6 +686,10 @@ class ISMCTSBot:
         for visited in path:
             visited.n += 1
             visited.w += value
+        if weight is not None and first is not None:
+            sums = self._inf_sums.setdefault(first, [0.0, 0.0])
+            sums[0] += weight
+            sums[1] += weight * value
         if values is not None:
             for visited in path:
                 if visited.ws is None:
